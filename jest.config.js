@@ -1,0 +1,13 @@
+// ESM throughout (yargs 18 and get-port 7 are ESM-only): jest runs with
+// --experimental-vm-modules and @swc/jest strips the types, keeping `import`.
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+  },
+  // Sources import './x.js' as NodeNext requires; map back to the .ts file.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testTimeout: 30000,
+};
