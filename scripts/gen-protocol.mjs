@@ -93,7 +93,7 @@ class MessageGen {
   /** Registers the struct behind a field and returns its TS type name. */
   structFor(field) {
     const inner = this.elementType(field);
-    const typeName = `${this.name}${inner}`;
+    const typeName = inner.startsWith(this.name) ? inner : `${this.name}${inner}`;
     if (!this.structByType.has(typeName)) {
       const fields = field.fields ?? this.common.get(inner)?.fields;
       if (!fields) throw new Error(`${this.name}: no fields for struct ${inner}`);
@@ -465,18 +465,20 @@ export function generate() {
     const r = parseRange(s.flexibleVersions);
     return r ? String(r[0]) : 'Infinity';
   };
-  idx.push('/** Every API in the schemas, by key. */');
-  idx.push('export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSchema>([');
   for (const api of sorted) {
     const [lo, hi] = parseRange(api.request.validVersions);
     const n = camel(api.name);
-    idx.push(`  [${api.apiKey}, {`);
-    idx.push(`    apiKey: ${api.apiKey}, name: '${api.name}', minVersion: ${lo}, maxVersion: ${hi},`);
-    idx.push(`    requestFlexibleMin: ${flexMin(api.request)}, responseFlexibleMin: ${flexMin(api.response)},`);
-    idx.push(`    readRequest: ${n}.read${api.request.name}, writeRequest: ${n}.write${api.request.name},`);
-    idx.push(`    readResponse: ${n}.read${api.response.name}, writeResponse: ${n}.write${api.response.name},`);
-    idx.push('  } as ApiSchema],');
+    idx.push(`/** ${api.name} (key ${api.apiKey}), versions ${lo}-${hi}. */`);
+    idx.push(`export const ${api.name}Api: ApiSchema<${n}.${api.request.name}, ${n}.${api.response.name}> = {`);
+    idx.push(`  apiKey: ${api.apiKey}, name: '${api.name}', minVersion: ${lo}, maxVersion: ${hi},`);
+    idx.push(`  requestFlexibleMin: ${flexMin(api.request)}, responseFlexibleMin: ${flexMin(api.response)},`);
+    idx.push(`  readRequest: ${n}.read${api.request.name}, writeRequest: ${n}.write${api.request.name},`);
+    idx.push(`  readResponse: ${n}.read${api.response.name}, writeResponse: ${n}.write${api.response.name},`);
+    idx.push('};', '');
   }
+  idx.push('/** Every API in the schemas, by key. */');
+  idx.push('export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSchema>([');
+  for (const api of sorted) idx.push(`  [${api.apiKey}, ${api.name}Api as ApiSchema],`);
   idx.push(']);', '');
   out.set('index.ts', idx.join('\n'));
   return out;

@@ -7,7 +7,7 @@ import type { Reader, Writer } from './primitives.js';
 export type MessageInput<T> = T extends Buffer
   ? T
   : T extends readonly (infer U)[]
-    ? MessageInput<U>[]
+    ? readonly MessageInput<U>[]
     : T extends object
       ? { [K in keyof T]?: MessageInput<T[K]> }
       : T;

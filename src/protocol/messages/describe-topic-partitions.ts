@@ -85,7 +85,7 @@ export interface DescribeTopicPartitionsResponse {
   /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
   throttleTimeMs: number;
   /** Each topic in the response. */
-  topics: DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic[];
+  topics: DescribeTopicPartitionsResponseTopic[];
   /** The next topic and partition index to fetch details for. */
   nextCursor: DescribeTopicPartitionsResponseCursor | null;
 }
@@ -93,7 +93,7 @@ export interface DescribeTopicPartitionsResponse {
 export function writeDescribeTopicPartitionsResponse(w: Writer, d: MessageInput<DescribeTopicPartitionsResponse>, v: number): void {
   const flex = true;
   w.int32(d.throttleTimeMs ?? 0);
-  w.array(d.topics, flex, (w, e) => writeDescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic(w, e, v));
+  w.array(d.topics, flex, (w, e) => writeDescribeTopicPartitionsResponseTopic(w, e, v));
   if (d.nextCursor == null) w.int8(-1); else { w.int8(1); writeDescribeTopicPartitionsResponseCursor(w, d.nextCursor, v); }
   if (flex) {
     w.uvarint(0);
@@ -104,14 +104,14 @@ export function readDescribeTopicPartitionsResponse(r: Reader, v: number): Descr
   const flex = true;
   const d: DescribeTopicPartitionsResponse = {
     throttleTimeMs: r.int32(),
-    topics: r.array(flex, (r) => readDescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic(r, v)),
+    topics: r.array(flex, (r) => readDescribeTopicPartitionsResponseTopic(r, v)),
     nextCursor: (r.int8() < 0 ? null : readDescribeTopicPartitionsResponseCursor(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic {
+export interface DescribeTopicPartitionsResponseTopic {
   /** The topic error, or 0 if there was no error. */
   errorCode: number;
   /** The topic name. */
@@ -121,39 +121,39 @@ export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseT
   /** True if the topic is internal. */
   isInternal: boolean;
   /** Each partition in the topic. */
-  partitions: DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition[];
+  partitions: DescribeTopicPartitionsResponsePartition[];
   /** 32-bit bitfield to represent authorized operations for this topic. */
   topicAuthorizedOperations: number;
 }
 
-export function writeDescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic(w: Writer, d: MessageInput<DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic>, v: number): void {
+export function writeDescribeTopicPartitionsResponseTopic(w: Writer, d: MessageInput<DescribeTopicPartitionsResponseTopic>, v: number): void {
   const flex = true;
   w.int16(d.errorCode ?? 0);
   w.nullableString(d.name === undefined ? "" : d.name, flex);
   w.uuid(d.topicId ?? ZERO_UUID);
   w.bool(d.isInternal ?? false);
-  w.array(d.partitions, flex, (w, e) => writeDescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition(w, e, v));
+  w.array(d.partitions, flex, (w, e) => writeDescribeTopicPartitionsResponsePartition(w, e, v));
   w.int32(d.topicAuthorizedOperations ?? -2147483648);
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readDescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic(r: Reader, v: number): DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic {
+export function readDescribeTopicPartitionsResponseTopic(r: Reader, v: number): DescribeTopicPartitionsResponseTopic {
   const flex = true;
-  const d: DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic = {
+  const d: DescribeTopicPartitionsResponseTopic = {
     errorCode: r.int16(),
     name: r.nullableString(flex),
     topicId: r.uuid(),
     isInternal: r.bool(),
-    partitions: r.array(flex, (r) => readDescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition(r, v)),
+    partitions: r.array(flex, (r) => readDescribeTopicPartitionsResponsePartition(r, v)),
     topicAuthorizedOperations: r.int32(),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition {
+export interface DescribeTopicPartitionsResponsePartition {
   /** The partition error, or 0 if there was no error. */
   errorCode: number;
   /** The partition index. */
@@ -174,7 +174,7 @@ export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseP
   offlineReplicas: number[];
 }
 
-export function writeDescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition(w: Writer, d: MessageInput<DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition>, v: number): void {
+export function writeDescribeTopicPartitionsResponsePartition(w: Writer, d: MessageInput<DescribeTopicPartitionsResponsePartition>, v: number): void {
   const flex = true;
   w.int16(d.errorCode ?? 0);
   w.int32(d.partitionIndex ?? 0);
@@ -190,9 +190,9 @@ export function writeDescribeTopicPartitionsResponseDescribeTopicPartitionsRespo
   }
 }
 
-export function readDescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition(r: Reader, v: number): DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition {
+export function readDescribeTopicPartitionsResponsePartition(r: Reader, v: number): DescribeTopicPartitionsResponsePartition {
   const flex = true;
-  const d: DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition = {
+  const d: DescribeTopicPartitionsResponsePartition = {
     errorCode: r.int16(),
     partitionIndex: r.int32(),
     leaderId: r.int32(),

@@ -135,252 +135,375 @@ export const ApiKey = {
 } as const;
 export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];
 
+/** Produce (key 0), versions 0-11. */
+export const ProduceApi: ApiSchema<produce.ProduceRequest, produce.ProduceResponse> = {
+  apiKey: 0, name: 'Produce', minVersion: 0, maxVersion: 11,
+  requestFlexibleMin: 9, responseFlexibleMin: 9,
+  readRequest: produce.readProduceRequest, writeRequest: produce.writeProduceRequest,
+  readResponse: produce.readProduceResponse, writeResponse: produce.writeProduceResponse,
+};
+
+/** Fetch (key 1), versions 0-17. */
+export const FetchApi: ApiSchema<fetch.FetchRequest, fetch.FetchResponse> = {
+  apiKey: 1, name: 'Fetch', minVersion: 0, maxVersion: 17,
+  requestFlexibleMin: 12, responseFlexibleMin: 12,
+  readRequest: fetch.readFetchRequest, writeRequest: fetch.writeFetchRequest,
+  readResponse: fetch.readFetchResponse, writeResponse: fetch.writeFetchResponse,
+};
+
+/** ListOffsets (key 2), versions 0-9. */
+export const ListOffsetsApi: ApiSchema<listOffsets.ListOffsetsRequest, listOffsets.ListOffsetsResponse> = {
+  apiKey: 2, name: 'ListOffsets', minVersion: 0, maxVersion: 9,
+  requestFlexibleMin: 6, responseFlexibleMin: 6,
+  readRequest: listOffsets.readListOffsetsRequest, writeRequest: listOffsets.writeListOffsetsRequest,
+  readResponse: listOffsets.readListOffsetsResponse, writeResponse: listOffsets.writeListOffsetsResponse,
+};
+
+/** Metadata (key 3), versions 0-12. */
+export const MetadataApi: ApiSchema<metadata.MetadataRequest, metadata.MetadataResponse> = {
+  apiKey: 3, name: 'Metadata', minVersion: 0, maxVersion: 12,
+  requestFlexibleMin: 9, responseFlexibleMin: 9,
+  readRequest: metadata.readMetadataRequest, writeRequest: metadata.writeMetadataRequest,
+  readResponse: metadata.readMetadataResponse, writeResponse: metadata.writeMetadataResponse,
+};
+
+/** OffsetCommit (key 8), versions 0-9. */
+export const OffsetCommitApi: ApiSchema<offsetCommit.OffsetCommitRequest, offsetCommit.OffsetCommitResponse> = {
+  apiKey: 8, name: 'OffsetCommit', minVersion: 0, maxVersion: 9,
+  requestFlexibleMin: 8, responseFlexibleMin: 8,
+  readRequest: offsetCommit.readOffsetCommitRequest, writeRequest: offsetCommit.writeOffsetCommitRequest,
+  readResponse: offsetCommit.readOffsetCommitResponse, writeResponse: offsetCommit.writeOffsetCommitResponse,
+};
+
+/** OffsetFetch (key 9), versions 0-9. */
+export const OffsetFetchApi: ApiSchema<offsetFetch.OffsetFetchRequest, offsetFetch.OffsetFetchResponse> = {
+  apiKey: 9, name: 'OffsetFetch', minVersion: 0, maxVersion: 9,
+  requestFlexibleMin: 6, responseFlexibleMin: 6,
+  readRequest: offsetFetch.readOffsetFetchRequest, writeRequest: offsetFetch.writeOffsetFetchRequest,
+  readResponse: offsetFetch.readOffsetFetchResponse, writeResponse: offsetFetch.writeOffsetFetchResponse,
+};
+
+/** FindCoordinator (key 10), versions 0-6. */
+export const FindCoordinatorApi: ApiSchema<findCoordinator.FindCoordinatorRequest, findCoordinator.FindCoordinatorResponse> = {
+  apiKey: 10, name: 'FindCoordinator', minVersion: 0, maxVersion: 6,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: findCoordinator.readFindCoordinatorRequest, writeRequest: findCoordinator.writeFindCoordinatorRequest,
+  readResponse: findCoordinator.readFindCoordinatorResponse, writeResponse: findCoordinator.writeFindCoordinatorResponse,
+};
+
+/** JoinGroup (key 11), versions 0-9. */
+export const JoinGroupApi: ApiSchema<joinGroup.JoinGroupRequest, joinGroup.JoinGroupResponse> = {
+  apiKey: 11, name: 'JoinGroup', minVersion: 0, maxVersion: 9,
+  requestFlexibleMin: 6, responseFlexibleMin: 6,
+  readRequest: joinGroup.readJoinGroupRequest, writeRequest: joinGroup.writeJoinGroupRequest,
+  readResponse: joinGroup.readJoinGroupResponse, writeResponse: joinGroup.writeJoinGroupResponse,
+};
+
+/** Heartbeat (key 12), versions 0-4. */
+export const HeartbeatApi: ApiSchema<heartbeat.HeartbeatRequest, heartbeat.HeartbeatResponse> = {
+  apiKey: 12, name: 'Heartbeat', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 4, responseFlexibleMin: 4,
+  readRequest: heartbeat.readHeartbeatRequest, writeRequest: heartbeat.writeHeartbeatRequest,
+  readResponse: heartbeat.readHeartbeatResponse, writeResponse: heartbeat.writeHeartbeatResponse,
+};
+
+/** LeaveGroup (key 13), versions 0-5. */
+export const LeaveGroupApi: ApiSchema<leaveGroup.LeaveGroupRequest, leaveGroup.LeaveGroupResponse> = {
+  apiKey: 13, name: 'LeaveGroup', minVersion: 0, maxVersion: 5,
+  requestFlexibleMin: 4, responseFlexibleMin: 4,
+  readRequest: leaveGroup.readLeaveGroupRequest, writeRequest: leaveGroup.writeLeaveGroupRequest,
+  readResponse: leaveGroup.readLeaveGroupResponse, writeResponse: leaveGroup.writeLeaveGroupResponse,
+};
+
+/** SyncGroup (key 14), versions 0-5. */
+export const SyncGroupApi: ApiSchema<syncGroup.SyncGroupRequest, syncGroup.SyncGroupResponse> = {
+  apiKey: 14, name: 'SyncGroup', minVersion: 0, maxVersion: 5,
+  requestFlexibleMin: 4, responseFlexibleMin: 4,
+  readRequest: syncGroup.readSyncGroupRequest, writeRequest: syncGroup.writeSyncGroupRequest,
+  readResponse: syncGroup.readSyncGroupResponse, writeResponse: syncGroup.writeSyncGroupResponse,
+};
+
+/** DescribeGroups (key 15), versions 0-5. */
+export const DescribeGroupsApi: ApiSchema<describeGroups.DescribeGroupsRequest, describeGroups.DescribeGroupsResponse> = {
+  apiKey: 15, name: 'DescribeGroups', minVersion: 0, maxVersion: 5,
+  requestFlexibleMin: 5, responseFlexibleMin: 5,
+  readRequest: describeGroups.readDescribeGroupsRequest, writeRequest: describeGroups.writeDescribeGroupsRequest,
+  readResponse: describeGroups.readDescribeGroupsResponse, writeResponse: describeGroups.writeDescribeGroupsResponse,
+};
+
+/** ListGroups (key 16), versions 0-5. */
+export const ListGroupsApi: ApiSchema<listGroups.ListGroupsRequest, listGroups.ListGroupsResponse> = {
+  apiKey: 16, name: 'ListGroups', minVersion: 0, maxVersion: 5,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: listGroups.readListGroupsRequest, writeRequest: listGroups.writeListGroupsRequest,
+  readResponse: listGroups.readListGroupsResponse, writeResponse: listGroups.writeListGroupsResponse,
+};
+
+/** SaslHandshake (key 17), versions 0-1. */
+export const SaslHandshakeApi: ApiSchema<saslHandshake.SaslHandshakeRequest, saslHandshake.SaslHandshakeResponse> = {
+  apiKey: 17, name: 'SaslHandshake', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: Infinity, responseFlexibleMin: Infinity,
+  readRequest: saslHandshake.readSaslHandshakeRequest, writeRequest: saslHandshake.writeSaslHandshakeRequest,
+  readResponse: saslHandshake.readSaslHandshakeResponse, writeResponse: saslHandshake.writeSaslHandshakeResponse,
+};
+
+/** ApiVersions (key 18), versions 0-4. */
+export const ApiVersionsApi: ApiSchema<apiVersions.ApiVersionsRequest, apiVersions.ApiVersionsResponse> = {
+  apiKey: 18, name: 'ApiVersions', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: apiVersions.readApiVersionsRequest, writeRequest: apiVersions.writeApiVersionsRequest,
+  readResponse: apiVersions.readApiVersionsResponse, writeResponse: apiVersions.writeApiVersionsResponse,
+};
+
+/** CreateTopics (key 19), versions 0-7. */
+export const CreateTopicsApi: ApiSchema<createTopics.CreateTopicsRequest, createTopics.CreateTopicsResponse> = {
+  apiKey: 19, name: 'CreateTopics', minVersion: 0, maxVersion: 7,
+  requestFlexibleMin: 5, responseFlexibleMin: 5,
+  readRequest: createTopics.readCreateTopicsRequest, writeRequest: createTopics.writeCreateTopicsRequest,
+  readResponse: createTopics.readCreateTopicsResponse, writeResponse: createTopics.writeCreateTopicsResponse,
+};
+
+/** DeleteTopics (key 20), versions 0-6. */
+export const DeleteTopicsApi: ApiSchema<deleteTopics.DeleteTopicsRequest, deleteTopics.DeleteTopicsResponse> = {
+  apiKey: 20, name: 'DeleteTopics', minVersion: 0, maxVersion: 6,
+  requestFlexibleMin: 4, responseFlexibleMin: 4,
+  readRequest: deleteTopics.readDeleteTopicsRequest, writeRequest: deleteTopics.writeDeleteTopicsRequest,
+  readResponse: deleteTopics.readDeleteTopicsResponse, writeResponse: deleteTopics.writeDeleteTopicsResponse,
+};
+
+/** DeleteRecords (key 21), versions 0-2. */
+export const DeleteRecordsApi: ApiSchema<deleteRecords.DeleteRecordsRequest, deleteRecords.DeleteRecordsResponse> = {
+  apiKey: 21, name: 'DeleteRecords', minVersion: 0, maxVersion: 2,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: deleteRecords.readDeleteRecordsRequest, writeRequest: deleteRecords.writeDeleteRecordsRequest,
+  readResponse: deleteRecords.readDeleteRecordsResponse, writeResponse: deleteRecords.writeDeleteRecordsResponse,
+};
+
+/** InitProducerId (key 22), versions 0-5. */
+export const InitProducerIdApi: ApiSchema<initProducerId.InitProducerIdRequest, initProducerId.InitProducerIdResponse> = {
+  apiKey: 22, name: 'InitProducerId', minVersion: 0, maxVersion: 5,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: initProducerId.readInitProducerIdRequest, writeRequest: initProducerId.writeInitProducerIdRequest,
+  readResponse: initProducerId.readInitProducerIdResponse, writeResponse: initProducerId.writeInitProducerIdResponse,
+};
+
+/** OffsetForLeaderEpoch (key 23), versions 0-4. */
+export const OffsetForLeaderEpochApi: ApiSchema<offsetForLeaderEpoch.OffsetForLeaderEpochRequest, offsetForLeaderEpoch.OffsetForLeaderEpochResponse> = {
+  apiKey: 23, name: 'OffsetForLeaderEpoch', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 4, responseFlexibleMin: 4,
+  readRequest: offsetForLeaderEpoch.readOffsetForLeaderEpochRequest, writeRequest: offsetForLeaderEpoch.writeOffsetForLeaderEpochRequest,
+  readResponse: offsetForLeaderEpoch.readOffsetForLeaderEpochResponse, writeResponse: offsetForLeaderEpoch.writeOffsetForLeaderEpochResponse,
+};
+
+/** AddPartitionsToTxn (key 24), versions 0-5. */
+export const AddPartitionsToTxnApi: ApiSchema<addPartitionsToTxn.AddPartitionsToTxnRequest, addPartitionsToTxn.AddPartitionsToTxnResponse> = {
+  apiKey: 24, name: 'AddPartitionsToTxn', minVersion: 0, maxVersion: 5,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: addPartitionsToTxn.readAddPartitionsToTxnRequest, writeRequest: addPartitionsToTxn.writeAddPartitionsToTxnRequest,
+  readResponse: addPartitionsToTxn.readAddPartitionsToTxnResponse, writeResponse: addPartitionsToTxn.writeAddPartitionsToTxnResponse,
+};
+
+/** AddOffsetsToTxn (key 25), versions 0-4. */
+export const AddOffsetsToTxnApi: ApiSchema<addOffsetsToTxn.AddOffsetsToTxnRequest, addOffsetsToTxn.AddOffsetsToTxnResponse> = {
+  apiKey: 25, name: 'AddOffsetsToTxn', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: addOffsetsToTxn.readAddOffsetsToTxnRequest, writeRequest: addOffsetsToTxn.writeAddOffsetsToTxnRequest,
+  readResponse: addOffsetsToTxn.readAddOffsetsToTxnResponse, writeResponse: addOffsetsToTxn.writeAddOffsetsToTxnResponse,
+};
+
+/** EndTxn (key 26), versions 0-4. */
+export const EndTxnApi: ApiSchema<endTxn.EndTxnRequest, endTxn.EndTxnResponse> = {
+  apiKey: 26, name: 'EndTxn', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: endTxn.readEndTxnRequest, writeRequest: endTxn.writeEndTxnRequest,
+  readResponse: endTxn.readEndTxnResponse, writeResponse: endTxn.writeEndTxnResponse,
+};
+
+/** WriteTxnMarkers (key 27), versions 0-1. */
+export const WriteTxnMarkersApi: ApiSchema<writeTxnMarkers.WriteTxnMarkersRequest, writeTxnMarkers.WriteTxnMarkersResponse> = {
+  apiKey: 27, name: 'WriteTxnMarkers', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 1, responseFlexibleMin: 1,
+  readRequest: writeTxnMarkers.readWriteTxnMarkersRequest, writeRequest: writeTxnMarkers.writeWriteTxnMarkersRequest,
+  readResponse: writeTxnMarkers.readWriteTxnMarkersResponse, writeResponse: writeTxnMarkers.writeWriteTxnMarkersResponse,
+};
+
+/** TxnOffsetCommit (key 28), versions 0-4. */
+export const TxnOffsetCommitApi: ApiSchema<txnOffsetCommit.TxnOffsetCommitRequest, txnOffsetCommit.TxnOffsetCommitResponse> = {
+  apiKey: 28, name: 'TxnOffsetCommit', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 3, responseFlexibleMin: 3,
+  readRequest: txnOffsetCommit.readTxnOffsetCommitRequest, writeRequest: txnOffsetCommit.writeTxnOffsetCommitRequest,
+  readResponse: txnOffsetCommit.readTxnOffsetCommitResponse, writeResponse: txnOffsetCommit.writeTxnOffsetCommitResponse,
+};
+
+/** DescribeConfigs (key 32), versions 0-4. */
+export const DescribeConfigsApi: ApiSchema<describeConfigs.DescribeConfigsRequest, describeConfigs.DescribeConfigsResponse> = {
+  apiKey: 32, name: 'DescribeConfigs', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 4, responseFlexibleMin: 4,
+  readRequest: describeConfigs.readDescribeConfigsRequest, writeRequest: describeConfigs.writeDescribeConfigsRequest,
+  readResponse: describeConfigs.readDescribeConfigsResponse, writeResponse: describeConfigs.writeDescribeConfigsResponse,
+};
+
+/** AlterConfigs (key 33), versions 0-2. */
+export const AlterConfigsApi: ApiSchema<alterConfigs.AlterConfigsRequest, alterConfigs.AlterConfigsResponse> = {
+  apiKey: 33, name: 'AlterConfigs', minVersion: 0, maxVersion: 2,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: alterConfigs.readAlterConfigsRequest, writeRequest: alterConfigs.writeAlterConfigsRequest,
+  readResponse: alterConfigs.readAlterConfigsResponse, writeResponse: alterConfigs.writeAlterConfigsResponse,
+};
+
+/** SaslAuthenticate (key 36), versions 0-2. */
+export const SaslAuthenticateApi: ApiSchema<saslAuthenticate.SaslAuthenticateRequest, saslAuthenticate.SaslAuthenticateResponse> = {
+  apiKey: 36, name: 'SaslAuthenticate', minVersion: 0, maxVersion: 2,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: saslAuthenticate.readSaslAuthenticateRequest, writeRequest: saslAuthenticate.writeSaslAuthenticateRequest,
+  readResponse: saslAuthenticate.readSaslAuthenticateResponse, writeResponse: saslAuthenticate.writeSaslAuthenticateResponse,
+};
+
+/** CreatePartitions (key 37), versions 0-3. */
+export const CreatePartitionsApi: ApiSchema<createPartitions.CreatePartitionsRequest, createPartitions.CreatePartitionsResponse> = {
+  apiKey: 37, name: 'CreatePartitions', minVersion: 0, maxVersion: 3,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: createPartitions.readCreatePartitionsRequest, writeRequest: createPartitions.writeCreatePartitionsRequest,
+  readResponse: createPartitions.readCreatePartitionsResponse, writeResponse: createPartitions.writeCreatePartitionsResponse,
+};
+
+/** DeleteGroups (key 42), versions 0-2. */
+export const DeleteGroupsApi: ApiSchema<deleteGroups.DeleteGroupsRequest, deleteGroups.DeleteGroupsResponse> = {
+  apiKey: 42, name: 'DeleteGroups', minVersion: 0, maxVersion: 2,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: deleteGroups.readDeleteGroupsRequest, writeRequest: deleteGroups.writeDeleteGroupsRequest,
+  readResponse: deleteGroups.readDeleteGroupsResponse, writeResponse: deleteGroups.writeDeleteGroupsResponse,
+};
+
+/** IncrementalAlterConfigs (key 44), versions 0-1. */
+export const IncrementalAlterConfigsApi: ApiSchema<incrementalAlterConfigs.IncrementalAlterConfigsRequest, incrementalAlterConfigs.IncrementalAlterConfigsResponse> = {
+  apiKey: 44, name: 'IncrementalAlterConfigs', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 1, responseFlexibleMin: 1,
+  readRequest: incrementalAlterConfigs.readIncrementalAlterConfigsRequest, writeRequest: incrementalAlterConfigs.writeIncrementalAlterConfigsRequest,
+  readResponse: incrementalAlterConfigs.readIncrementalAlterConfigsResponse, writeResponse: incrementalAlterConfigs.writeIncrementalAlterConfigsResponse,
+};
+
+/** OffsetDelete (key 47), versions 0-0. */
+export const OffsetDeleteApi: ApiSchema<offsetDelete.OffsetDeleteRequest, offsetDelete.OffsetDeleteResponse> = {
+  apiKey: 47, name: 'OffsetDelete', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: Infinity, responseFlexibleMin: Infinity,
+  readRequest: offsetDelete.readOffsetDeleteRequest, writeRequest: offsetDelete.writeOffsetDeleteRequest,
+  readResponse: offsetDelete.readOffsetDeleteResponse, writeResponse: offsetDelete.writeOffsetDeleteResponse,
+};
+
+/** DescribeCluster (key 60), versions 0-1. */
+export const DescribeClusterApi: ApiSchema<describeCluster.DescribeClusterRequest, describeCluster.DescribeClusterResponse> = {
+  apiKey: 60, name: 'DescribeCluster', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: describeCluster.readDescribeClusterRequest, writeRequest: describeCluster.writeDescribeClusterRequest,
+  readResponse: describeCluster.readDescribeClusterResponse, writeResponse: describeCluster.writeDescribeClusterResponse,
+};
+
+/** DescribeProducers (key 61), versions 0-0. */
+export const DescribeProducersApi: ApiSchema<describeProducers.DescribeProducersRequest, describeProducers.DescribeProducersResponse> = {
+  apiKey: 61, name: 'DescribeProducers', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: describeProducers.readDescribeProducersRequest, writeRequest: describeProducers.writeDescribeProducersRequest,
+  readResponse: describeProducers.readDescribeProducersResponse, writeResponse: describeProducers.writeDescribeProducersResponse,
+};
+
+/** DescribeTransactions (key 65), versions 0-0. */
+export const DescribeTransactionsApi: ApiSchema<describeTransactions.DescribeTransactionsRequest, describeTransactions.DescribeTransactionsResponse> = {
+  apiKey: 65, name: 'DescribeTransactions', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: describeTransactions.readDescribeTransactionsRequest, writeRequest: describeTransactions.writeDescribeTransactionsRequest,
+  readResponse: describeTransactions.readDescribeTransactionsResponse, writeResponse: describeTransactions.writeDescribeTransactionsResponse,
+};
+
+/** ListTransactions (key 66), versions 0-1. */
+export const ListTransactionsApi: ApiSchema<listTransactions.ListTransactionsRequest, listTransactions.ListTransactionsResponse> = {
+  apiKey: 66, name: 'ListTransactions', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: listTransactions.readListTransactionsRequest, writeRequest: listTransactions.writeListTransactionsRequest,
+  readResponse: listTransactions.readListTransactionsResponse, writeResponse: listTransactions.writeListTransactionsResponse,
+};
+
+/** ConsumerGroupHeartbeat (key 68), versions 0-0. */
+export const ConsumerGroupHeartbeatApi: ApiSchema<consumerGroupHeartbeat.ConsumerGroupHeartbeatRequest, consumerGroupHeartbeat.ConsumerGroupHeartbeatResponse> = {
+  apiKey: 68, name: 'ConsumerGroupHeartbeat', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: consumerGroupHeartbeat.readConsumerGroupHeartbeatRequest, writeRequest: consumerGroupHeartbeat.writeConsumerGroupHeartbeatRequest,
+  readResponse: consumerGroupHeartbeat.readConsumerGroupHeartbeatResponse, writeResponse: consumerGroupHeartbeat.writeConsumerGroupHeartbeatResponse,
+};
+
+/** ConsumerGroupDescribe (key 69), versions 0-0. */
+export const ConsumerGroupDescribeApi: ApiSchema<consumerGroupDescribe.ConsumerGroupDescribeRequest, consumerGroupDescribe.ConsumerGroupDescribeResponse> = {
+  apiKey: 69, name: 'ConsumerGroupDescribe', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: consumerGroupDescribe.readConsumerGroupDescribeRequest, writeRequest: consumerGroupDescribe.writeConsumerGroupDescribeRequest,
+  readResponse: consumerGroupDescribe.readConsumerGroupDescribeResponse, writeResponse: consumerGroupDescribe.writeConsumerGroupDescribeResponse,
+};
+
+/** GetTelemetrySubscriptions (key 71), versions 0-0. */
+export const GetTelemetrySubscriptionsApi: ApiSchema<getTelemetrySubscriptions.GetTelemetrySubscriptionsRequest, getTelemetrySubscriptions.GetTelemetrySubscriptionsResponse> = {
+  apiKey: 71, name: 'GetTelemetrySubscriptions', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: getTelemetrySubscriptions.readGetTelemetrySubscriptionsRequest, writeRequest: getTelemetrySubscriptions.writeGetTelemetrySubscriptionsRequest,
+  readResponse: getTelemetrySubscriptions.readGetTelemetrySubscriptionsResponse, writeResponse: getTelemetrySubscriptions.writeGetTelemetrySubscriptionsResponse,
+};
+
+/** PushTelemetry (key 72), versions 0-0. */
+export const PushTelemetryApi: ApiSchema<pushTelemetry.PushTelemetryRequest, pushTelemetry.PushTelemetryResponse> = {
+  apiKey: 72, name: 'PushTelemetry', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: pushTelemetry.readPushTelemetryRequest, writeRequest: pushTelemetry.writePushTelemetryRequest,
+  readResponse: pushTelemetry.readPushTelemetryResponse, writeResponse: pushTelemetry.writePushTelemetryResponse,
+};
+
+/** DescribeTopicPartitions (key 75), versions 0-0. */
+export const DescribeTopicPartitionsApi: ApiSchema<describeTopicPartitions.DescribeTopicPartitionsRequest, describeTopicPartitions.DescribeTopicPartitionsResponse> = {
+  apiKey: 75, name: 'DescribeTopicPartitions', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: describeTopicPartitions.readDescribeTopicPartitionsRequest, writeRequest: describeTopicPartitions.writeDescribeTopicPartitionsRequest,
+  readResponse: describeTopicPartitions.readDescribeTopicPartitionsResponse, writeResponse: describeTopicPartitions.writeDescribeTopicPartitionsResponse,
+};
+
 /** Every API in the schemas, by key. */
 export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSchema>([
-  [0, {
-    apiKey: 0, name: 'Produce', minVersion: 0, maxVersion: 11,
-    requestFlexibleMin: 9, responseFlexibleMin: 9,
-    readRequest: produce.readProduceRequest, writeRequest: produce.writeProduceRequest,
-    readResponse: produce.readProduceResponse, writeResponse: produce.writeProduceResponse,
-  } as ApiSchema],
-  [1, {
-    apiKey: 1, name: 'Fetch', minVersion: 0, maxVersion: 17,
-    requestFlexibleMin: 12, responseFlexibleMin: 12,
-    readRequest: fetch.readFetchRequest, writeRequest: fetch.writeFetchRequest,
-    readResponse: fetch.readFetchResponse, writeResponse: fetch.writeFetchResponse,
-  } as ApiSchema],
-  [2, {
-    apiKey: 2, name: 'ListOffsets', minVersion: 0, maxVersion: 9,
-    requestFlexibleMin: 6, responseFlexibleMin: 6,
-    readRequest: listOffsets.readListOffsetsRequest, writeRequest: listOffsets.writeListOffsetsRequest,
-    readResponse: listOffsets.readListOffsetsResponse, writeResponse: listOffsets.writeListOffsetsResponse,
-  } as ApiSchema],
-  [3, {
-    apiKey: 3, name: 'Metadata', minVersion: 0, maxVersion: 12,
-    requestFlexibleMin: 9, responseFlexibleMin: 9,
-    readRequest: metadata.readMetadataRequest, writeRequest: metadata.writeMetadataRequest,
-    readResponse: metadata.readMetadataResponse, writeResponse: metadata.writeMetadataResponse,
-  } as ApiSchema],
-  [8, {
-    apiKey: 8, name: 'OffsetCommit', minVersion: 0, maxVersion: 9,
-    requestFlexibleMin: 8, responseFlexibleMin: 8,
-    readRequest: offsetCommit.readOffsetCommitRequest, writeRequest: offsetCommit.writeOffsetCommitRequest,
-    readResponse: offsetCommit.readOffsetCommitResponse, writeResponse: offsetCommit.writeOffsetCommitResponse,
-  } as ApiSchema],
-  [9, {
-    apiKey: 9, name: 'OffsetFetch', minVersion: 0, maxVersion: 9,
-    requestFlexibleMin: 6, responseFlexibleMin: 6,
-    readRequest: offsetFetch.readOffsetFetchRequest, writeRequest: offsetFetch.writeOffsetFetchRequest,
-    readResponse: offsetFetch.readOffsetFetchResponse, writeResponse: offsetFetch.writeOffsetFetchResponse,
-  } as ApiSchema],
-  [10, {
-    apiKey: 10, name: 'FindCoordinator', minVersion: 0, maxVersion: 6,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: findCoordinator.readFindCoordinatorRequest, writeRequest: findCoordinator.writeFindCoordinatorRequest,
-    readResponse: findCoordinator.readFindCoordinatorResponse, writeResponse: findCoordinator.writeFindCoordinatorResponse,
-  } as ApiSchema],
-  [11, {
-    apiKey: 11, name: 'JoinGroup', minVersion: 0, maxVersion: 9,
-    requestFlexibleMin: 6, responseFlexibleMin: 6,
-    readRequest: joinGroup.readJoinGroupRequest, writeRequest: joinGroup.writeJoinGroupRequest,
-    readResponse: joinGroup.readJoinGroupResponse, writeResponse: joinGroup.writeJoinGroupResponse,
-  } as ApiSchema],
-  [12, {
-    apiKey: 12, name: 'Heartbeat', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 4, responseFlexibleMin: 4,
-    readRequest: heartbeat.readHeartbeatRequest, writeRequest: heartbeat.writeHeartbeatRequest,
-    readResponse: heartbeat.readHeartbeatResponse, writeResponse: heartbeat.writeHeartbeatResponse,
-  } as ApiSchema],
-  [13, {
-    apiKey: 13, name: 'LeaveGroup', minVersion: 0, maxVersion: 5,
-    requestFlexibleMin: 4, responseFlexibleMin: 4,
-    readRequest: leaveGroup.readLeaveGroupRequest, writeRequest: leaveGroup.writeLeaveGroupRequest,
-    readResponse: leaveGroup.readLeaveGroupResponse, writeResponse: leaveGroup.writeLeaveGroupResponse,
-  } as ApiSchema],
-  [14, {
-    apiKey: 14, name: 'SyncGroup', minVersion: 0, maxVersion: 5,
-    requestFlexibleMin: 4, responseFlexibleMin: 4,
-    readRequest: syncGroup.readSyncGroupRequest, writeRequest: syncGroup.writeSyncGroupRequest,
-    readResponse: syncGroup.readSyncGroupResponse, writeResponse: syncGroup.writeSyncGroupResponse,
-  } as ApiSchema],
-  [15, {
-    apiKey: 15, name: 'DescribeGroups', minVersion: 0, maxVersion: 5,
-    requestFlexibleMin: 5, responseFlexibleMin: 5,
-    readRequest: describeGroups.readDescribeGroupsRequest, writeRequest: describeGroups.writeDescribeGroupsRequest,
-    readResponse: describeGroups.readDescribeGroupsResponse, writeResponse: describeGroups.writeDescribeGroupsResponse,
-  } as ApiSchema],
-  [16, {
-    apiKey: 16, name: 'ListGroups', minVersion: 0, maxVersion: 5,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: listGroups.readListGroupsRequest, writeRequest: listGroups.writeListGroupsRequest,
-    readResponse: listGroups.readListGroupsResponse, writeResponse: listGroups.writeListGroupsResponse,
-  } as ApiSchema],
-  [17, {
-    apiKey: 17, name: 'SaslHandshake', minVersion: 0, maxVersion: 1,
-    requestFlexibleMin: Infinity, responseFlexibleMin: Infinity,
-    readRequest: saslHandshake.readSaslHandshakeRequest, writeRequest: saslHandshake.writeSaslHandshakeRequest,
-    readResponse: saslHandshake.readSaslHandshakeResponse, writeResponse: saslHandshake.writeSaslHandshakeResponse,
-  } as ApiSchema],
-  [18, {
-    apiKey: 18, name: 'ApiVersions', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: apiVersions.readApiVersionsRequest, writeRequest: apiVersions.writeApiVersionsRequest,
-    readResponse: apiVersions.readApiVersionsResponse, writeResponse: apiVersions.writeApiVersionsResponse,
-  } as ApiSchema],
-  [19, {
-    apiKey: 19, name: 'CreateTopics', minVersion: 0, maxVersion: 7,
-    requestFlexibleMin: 5, responseFlexibleMin: 5,
-    readRequest: createTopics.readCreateTopicsRequest, writeRequest: createTopics.writeCreateTopicsRequest,
-    readResponse: createTopics.readCreateTopicsResponse, writeResponse: createTopics.writeCreateTopicsResponse,
-  } as ApiSchema],
-  [20, {
-    apiKey: 20, name: 'DeleteTopics', minVersion: 0, maxVersion: 6,
-    requestFlexibleMin: 4, responseFlexibleMin: 4,
-    readRequest: deleteTopics.readDeleteTopicsRequest, writeRequest: deleteTopics.writeDeleteTopicsRequest,
-    readResponse: deleteTopics.readDeleteTopicsResponse, writeResponse: deleteTopics.writeDeleteTopicsResponse,
-  } as ApiSchema],
-  [21, {
-    apiKey: 21, name: 'DeleteRecords', minVersion: 0, maxVersion: 2,
-    requestFlexibleMin: 2, responseFlexibleMin: 2,
-    readRequest: deleteRecords.readDeleteRecordsRequest, writeRequest: deleteRecords.writeDeleteRecordsRequest,
-    readResponse: deleteRecords.readDeleteRecordsResponse, writeResponse: deleteRecords.writeDeleteRecordsResponse,
-  } as ApiSchema],
-  [22, {
-    apiKey: 22, name: 'InitProducerId', minVersion: 0, maxVersion: 5,
-    requestFlexibleMin: 2, responseFlexibleMin: 2,
-    readRequest: initProducerId.readInitProducerIdRequest, writeRequest: initProducerId.writeInitProducerIdRequest,
-    readResponse: initProducerId.readInitProducerIdResponse, writeResponse: initProducerId.writeInitProducerIdResponse,
-  } as ApiSchema],
-  [23, {
-    apiKey: 23, name: 'OffsetForLeaderEpoch', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 4, responseFlexibleMin: 4,
-    readRequest: offsetForLeaderEpoch.readOffsetForLeaderEpochRequest, writeRequest: offsetForLeaderEpoch.writeOffsetForLeaderEpochRequest,
-    readResponse: offsetForLeaderEpoch.readOffsetForLeaderEpochResponse, writeResponse: offsetForLeaderEpoch.writeOffsetForLeaderEpochResponse,
-  } as ApiSchema],
-  [24, {
-    apiKey: 24, name: 'AddPartitionsToTxn', minVersion: 0, maxVersion: 5,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: addPartitionsToTxn.readAddPartitionsToTxnRequest, writeRequest: addPartitionsToTxn.writeAddPartitionsToTxnRequest,
-    readResponse: addPartitionsToTxn.readAddPartitionsToTxnResponse, writeResponse: addPartitionsToTxn.writeAddPartitionsToTxnResponse,
-  } as ApiSchema],
-  [25, {
-    apiKey: 25, name: 'AddOffsetsToTxn', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: addOffsetsToTxn.readAddOffsetsToTxnRequest, writeRequest: addOffsetsToTxn.writeAddOffsetsToTxnRequest,
-    readResponse: addOffsetsToTxn.readAddOffsetsToTxnResponse, writeResponse: addOffsetsToTxn.writeAddOffsetsToTxnResponse,
-  } as ApiSchema],
-  [26, {
-    apiKey: 26, name: 'EndTxn', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: endTxn.readEndTxnRequest, writeRequest: endTxn.writeEndTxnRequest,
-    readResponse: endTxn.readEndTxnResponse, writeResponse: endTxn.writeEndTxnResponse,
-  } as ApiSchema],
-  [27, {
-    apiKey: 27, name: 'WriteTxnMarkers', minVersion: 0, maxVersion: 1,
-    requestFlexibleMin: 1, responseFlexibleMin: 1,
-    readRequest: writeTxnMarkers.readWriteTxnMarkersRequest, writeRequest: writeTxnMarkers.writeWriteTxnMarkersRequest,
-    readResponse: writeTxnMarkers.readWriteTxnMarkersResponse, writeResponse: writeTxnMarkers.writeWriteTxnMarkersResponse,
-  } as ApiSchema],
-  [28, {
-    apiKey: 28, name: 'TxnOffsetCommit', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 3, responseFlexibleMin: 3,
-    readRequest: txnOffsetCommit.readTxnOffsetCommitRequest, writeRequest: txnOffsetCommit.writeTxnOffsetCommitRequest,
-    readResponse: txnOffsetCommit.readTxnOffsetCommitResponse, writeResponse: txnOffsetCommit.writeTxnOffsetCommitResponse,
-  } as ApiSchema],
-  [32, {
-    apiKey: 32, name: 'DescribeConfigs', minVersion: 0, maxVersion: 4,
-    requestFlexibleMin: 4, responseFlexibleMin: 4,
-    readRequest: describeConfigs.readDescribeConfigsRequest, writeRequest: describeConfigs.writeDescribeConfigsRequest,
-    readResponse: describeConfigs.readDescribeConfigsResponse, writeResponse: describeConfigs.writeDescribeConfigsResponse,
-  } as ApiSchema],
-  [33, {
-    apiKey: 33, name: 'AlterConfigs', minVersion: 0, maxVersion: 2,
-    requestFlexibleMin: 2, responseFlexibleMin: 2,
-    readRequest: alterConfigs.readAlterConfigsRequest, writeRequest: alterConfigs.writeAlterConfigsRequest,
-    readResponse: alterConfigs.readAlterConfigsResponse, writeResponse: alterConfigs.writeAlterConfigsResponse,
-  } as ApiSchema],
-  [36, {
-    apiKey: 36, name: 'SaslAuthenticate', minVersion: 0, maxVersion: 2,
-    requestFlexibleMin: 2, responseFlexibleMin: 2,
-    readRequest: saslAuthenticate.readSaslAuthenticateRequest, writeRequest: saslAuthenticate.writeSaslAuthenticateRequest,
-    readResponse: saslAuthenticate.readSaslAuthenticateResponse, writeResponse: saslAuthenticate.writeSaslAuthenticateResponse,
-  } as ApiSchema],
-  [37, {
-    apiKey: 37, name: 'CreatePartitions', minVersion: 0, maxVersion: 3,
-    requestFlexibleMin: 2, responseFlexibleMin: 2,
-    readRequest: createPartitions.readCreatePartitionsRequest, writeRequest: createPartitions.writeCreatePartitionsRequest,
-    readResponse: createPartitions.readCreatePartitionsResponse, writeResponse: createPartitions.writeCreatePartitionsResponse,
-  } as ApiSchema],
-  [42, {
-    apiKey: 42, name: 'DeleteGroups', minVersion: 0, maxVersion: 2,
-    requestFlexibleMin: 2, responseFlexibleMin: 2,
-    readRequest: deleteGroups.readDeleteGroupsRequest, writeRequest: deleteGroups.writeDeleteGroupsRequest,
-    readResponse: deleteGroups.readDeleteGroupsResponse, writeResponse: deleteGroups.writeDeleteGroupsResponse,
-  } as ApiSchema],
-  [44, {
-    apiKey: 44, name: 'IncrementalAlterConfigs', minVersion: 0, maxVersion: 1,
-    requestFlexibleMin: 1, responseFlexibleMin: 1,
-    readRequest: incrementalAlterConfigs.readIncrementalAlterConfigsRequest, writeRequest: incrementalAlterConfigs.writeIncrementalAlterConfigsRequest,
-    readResponse: incrementalAlterConfigs.readIncrementalAlterConfigsResponse, writeResponse: incrementalAlterConfigs.writeIncrementalAlterConfigsResponse,
-  } as ApiSchema],
-  [47, {
-    apiKey: 47, name: 'OffsetDelete', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: Infinity, responseFlexibleMin: Infinity,
-    readRequest: offsetDelete.readOffsetDeleteRequest, writeRequest: offsetDelete.writeOffsetDeleteRequest,
-    readResponse: offsetDelete.readOffsetDeleteResponse, writeResponse: offsetDelete.writeOffsetDeleteResponse,
-  } as ApiSchema],
-  [60, {
-    apiKey: 60, name: 'DescribeCluster', minVersion: 0, maxVersion: 1,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: describeCluster.readDescribeClusterRequest, writeRequest: describeCluster.writeDescribeClusterRequest,
-    readResponse: describeCluster.readDescribeClusterResponse, writeResponse: describeCluster.writeDescribeClusterResponse,
-  } as ApiSchema],
-  [61, {
-    apiKey: 61, name: 'DescribeProducers', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: describeProducers.readDescribeProducersRequest, writeRequest: describeProducers.writeDescribeProducersRequest,
-    readResponse: describeProducers.readDescribeProducersResponse, writeResponse: describeProducers.writeDescribeProducersResponse,
-  } as ApiSchema],
-  [65, {
-    apiKey: 65, name: 'DescribeTransactions', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: describeTransactions.readDescribeTransactionsRequest, writeRequest: describeTransactions.writeDescribeTransactionsRequest,
-    readResponse: describeTransactions.readDescribeTransactionsResponse, writeResponse: describeTransactions.writeDescribeTransactionsResponse,
-  } as ApiSchema],
-  [66, {
-    apiKey: 66, name: 'ListTransactions', minVersion: 0, maxVersion: 1,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: listTransactions.readListTransactionsRequest, writeRequest: listTransactions.writeListTransactionsRequest,
-    readResponse: listTransactions.readListTransactionsResponse, writeResponse: listTransactions.writeListTransactionsResponse,
-  } as ApiSchema],
-  [68, {
-    apiKey: 68, name: 'ConsumerGroupHeartbeat', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: consumerGroupHeartbeat.readConsumerGroupHeartbeatRequest, writeRequest: consumerGroupHeartbeat.writeConsumerGroupHeartbeatRequest,
-    readResponse: consumerGroupHeartbeat.readConsumerGroupHeartbeatResponse, writeResponse: consumerGroupHeartbeat.writeConsumerGroupHeartbeatResponse,
-  } as ApiSchema],
-  [69, {
-    apiKey: 69, name: 'ConsumerGroupDescribe', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: consumerGroupDescribe.readConsumerGroupDescribeRequest, writeRequest: consumerGroupDescribe.writeConsumerGroupDescribeRequest,
-    readResponse: consumerGroupDescribe.readConsumerGroupDescribeResponse, writeResponse: consumerGroupDescribe.writeConsumerGroupDescribeResponse,
-  } as ApiSchema],
-  [71, {
-    apiKey: 71, name: 'GetTelemetrySubscriptions', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: getTelemetrySubscriptions.readGetTelemetrySubscriptionsRequest, writeRequest: getTelemetrySubscriptions.writeGetTelemetrySubscriptionsRequest,
-    readResponse: getTelemetrySubscriptions.readGetTelemetrySubscriptionsResponse, writeResponse: getTelemetrySubscriptions.writeGetTelemetrySubscriptionsResponse,
-  } as ApiSchema],
-  [72, {
-    apiKey: 72, name: 'PushTelemetry', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: pushTelemetry.readPushTelemetryRequest, writeRequest: pushTelemetry.writePushTelemetryRequest,
-    readResponse: pushTelemetry.readPushTelemetryResponse, writeResponse: pushTelemetry.writePushTelemetryResponse,
-  } as ApiSchema],
-  [75, {
-    apiKey: 75, name: 'DescribeTopicPartitions', minVersion: 0, maxVersion: 0,
-    requestFlexibleMin: 0, responseFlexibleMin: 0,
-    readRequest: describeTopicPartitions.readDescribeTopicPartitionsRequest, writeRequest: describeTopicPartitions.writeDescribeTopicPartitionsRequest,
-    readResponse: describeTopicPartitions.readDescribeTopicPartitionsResponse, writeResponse: describeTopicPartitions.writeDescribeTopicPartitionsResponse,
-  } as ApiSchema],
+  [0, ProduceApi as ApiSchema],
+  [1, FetchApi as ApiSchema],
+  [2, ListOffsetsApi as ApiSchema],
+  [3, MetadataApi as ApiSchema],
+  [8, OffsetCommitApi as ApiSchema],
+  [9, OffsetFetchApi as ApiSchema],
+  [10, FindCoordinatorApi as ApiSchema],
+  [11, JoinGroupApi as ApiSchema],
+  [12, HeartbeatApi as ApiSchema],
+  [13, LeaveGroupApi as ApiSchema],
+  [14, SyncGroupApi as ApiSchema],
+  [15, DescribeGroupsApi as ApiSchema],
+  [16, ListGroupsApi as ApiSchema],
+  [17, SaslHandshakeApi as ApiSchema],
+  [18, ApiVersionsApi as ApiSchema],
+  [19, CreateTopicsApi as ApiSchema],
+  [20, DeleteTopicsApi as ApiSchema],
+  [21, DeleteRecordsApi as ApiSchema],
+  [22, InitProducerIdApi as ApiSchema],
+  [23, OffsetForLeaderEpochApi as ApiSchema],
+  [24, AddPartitionsToTxnApi as ApiSchema],
+  [25, AddOffsetsToTxnApi as ApiSchema],
+  [26, EndTxnApi as ApiSchema],
+  [27, WriteTxnMarkersApi as ApiSchema],
+  [28, TxnOffsetCommitApi as ApiSchema],
+  [32, DescribeConfigsApi as ApiSchema],
+  [33, AlterConfigsApi as ApiSchema],
+  [36, SaslAuthenticateApi as ApiSchema],
+  [37, CreatePartitionsApi as ApiSchema],
+  [42, DeleteGroupsApi as ApiSchema],
+  [44, IncrementalAlterConfigsApi as ApiSchema],
+  [47, OffsetDeleteApi as ApiSchema],
+  [60, DescribeClusterApi as ApiSchema],
+  [61, DescribeProducersApi as ApiSchema],
+  [65, DescribeTransactionsApi as ApiSchema],
+  [66, ListTransactionsApi as ApiSchema],
+  [68, ConsumerGroupHeartbeatApi as ApiSchema],
+  [69, ConsumerGroupDescribeApi as ApiSchema],
+  [71, GetTelemetrySubscriptionsApi as ApiSchema],
+  [72, PushTelemetryApi as ApiSchema],
+  [75, DescribeTopicPartitionsApi as ApiSchema],
 ]);

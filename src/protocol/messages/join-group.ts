@@ -19,7 +19,7 @@ export interface JoinGroupRequest {
   /** The unique name the for class of protocols implemented by the group we want to join. */
   protocolType: string;
   /** The list of protocols that the member supports. */
-  protocols: JoinGroupRequestJoinGroupRequestProtocol[];
+  protocols: JoinGroupRequestProtocol[];
   /** The reason why the member (re-)joins the group. */
   reason: string | null;
 }
@@ -32,7 +32,7 @@ export function writeJoinGroupRequest(w: Writer, d: MessageInput<JoinGroupReques
   w.string(d.memberId ?? "", flex);
   if (v >= 5) { w.nullableString(d.groupInstanceId === undefined ? null : d.groupInstanceId, flex); }
   w.string(d.protocolType ?? "", flex);
-  w.array(d.protocols, flex, (w, e) => writeJoinGroupRequestJoinGroupRequestProtocol(w, e, v));
+  w.array(d.protocols, flex, (w, e) => writeJoinGroupRequestProtocol(w, e, v));
   if (v >= 8) { w.nullableString(d.reason === undefined ? null : d.reason, flex); }
   if (flex) {
     w.uvarint(0);
@@ -48,21 +48,21 @@ export function readJoinGroupRequest(r: Reader, v: number): JoinGroupRequest {
     memberId: r.string(flex),
     groupInstanceId: v >= 5 ? r.nullableString(flex) : null,
     protocolType: r.string(flex),
-    protocols: r.array(flex, (r) => readJoinGroupRequestJoinGroupRequestProtocol(r, v)),
+    protocols: r.array(flex, (r) => readJoinGroupRequestProtocol(r, v)),
     reason: v >= 8 ? r.nullableString(flex) : null,
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface JoinGroupRequestJoinGroupRequestProtocol {
+export interface JoinGroupRequestProtocol {
   /** The protocol name. */
   name: string;
   /** The protocol metadata. */
   metadata: Buffer;
 }
 
-export function writeJoinGroupRequestJoinGroupRequestProtocol(w: Writer, d: MessageInput<JoinGroupRequestJoinGroupRequestProtocol>, v: number): void {
+export function writeJoinGroupRequestProtocol(w: Writer, d: MessageInput<JoinGroupRequestProtocol>, v: number): void {
   const flex = v >= 6;
   w.string(d.name ?? "", flex);
   w.bytes(d.metadata ?? EMPTY, flex);
@@ -71,9 +71,9 @@ export function writeJoinGroupRequestJoinGroupRequestProtocol(w: Writer, d: Mess
   }
 }
 
-export function readJoinGroupRequestJoinGroupRequestProtocol(r: Reader, v: number): JoinGroupRequestJoinGroupRequestProtocol {
+export function readJoinGroupRequestProtocol(r: Reader, v: number): JoinGroupRequestProtocol {
   const flex = v >= 6;
-  const d: JoinGroupRequestJoinGroupRequestProtocol = {
+  const d: JoinGroupRequestProtocol = {
     name: r.string(flex),
     metadata: r.bytes(flex),
   };
@@ -98,7 +98,7 @@ export interface JoinGroupResponse {
   skipAssignment: boolean;
   /** The member ID assigned by the group coordinator. */
   memberId: string;
-  members: JoinGroupResponseJoinGroupResponseMember[];
+  members: JoinGroupResponseMember[];
 }
 
 export function writeJoinGroupResponse(w: Writer, d: MessageInput<JoinGroupResponse>, v: number): void {
@@ -111,7 +111,7 @@ export function writeJoinGroupResponse(w: Writer, d: MessageInput<JoinGroupRespo
   w.string(d.leader ?? "", flex);
   if (v >= 9) { w.bool(d.skipAssignment ?? false); }
   w.string(d.memberId ?? "", flex);
-  w.array(d.members, flex, (w, e) => writeJoinGroupResponseJoinGroupResponseMember(w, e, v));
+  w.array(d.members, flex, (w, e) => writeJoinGroupResponseMember(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
@@ -128,13 +128,13 @@ export function readJoinGroupResponse(r: Reader, v: number): JoinGroupResponse {
     leader: r.string(flex),
     skipAssignment: v >= 9 ? r.bool() : false,
     memberId: r.string(flex),
-    members: r.array(flex, (r) => readJoinGroupResponseJoinGroupResponseMember(r, v)),
+    members: r.array(flex, (r) => readJoinGroupResponseMember(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface JoinGroupResponseJoinGroupResponseMember {
+export interface JoinGroupResponseMember {
   /** The group member ID. */
   memberId: string;
   /** The unique identifier of the consumer instance provided by end user. */
@@ -143,7 +143,7 @@ export interface JoinGroupResponseJoinGroupResponseMember {
   metadata: Buffer;
 }
 
-export function writeJoinGroupResponseJoinGroupResponseMember(w: Writer, d: MessageInput<JoinGroupResponseJoinGroupResponseMember>, v: number): void {
+export function writeJoinGroupResponseMember(w: Writer, d: MessageInput<JoinGroupResponseMember>, v: number): void {
   const flex = v >= 6;
   w.string(d.memberId ?? "", flex);
   if (v >= 5) { w.nullableString(d.groupInstanceId === undefined ? null : d.groupInstanceId, flex); }
@@ -153,9 +153,9 @@ export function writeJoinGroupResponseJoinGroupResponseMember(w: Writer, d: Mess
   }
 }
 
-export function readJoinGroupResponseJoinGroupResponseMember(r: Reader, v: number): JoinGroupResponseJoinGroupResponseMember {
+export function readJoinGroupResponseMember(r: Reader, v: number): JoinGroupResponseMember {
   const flex = v >= 6;
-  const d: JoinGroupResponseJoinGroupResponseMember = {
+  const d: JoinGroupResponseMember = {
     memberId: r.string(flex),
     groupInstanceId: v >= 5 ? r.nullableString(flex) : null,
     metadata: r.bytes(flex),

@@ -5,7 +5,7 @@ import { Reader, Writer, readTaggedFields, ZERO_UUID } from '../primitives.js';
 import type { MessageInput } from '../api-schema.js';
 export interface MetadataRequest {
   /** The topics to fetch metadata for. */
-  topics: MetadataRequestMetadataRequestTopic[] | null;
+  topics: MetadataRequestTopic[] | null;
   /** If this is true, the broker may auto-create topics that we requested which do not already exist, if it is configured to do so. */
   allowAutoTopicCreation: boolean;
   /** Whether to include cluster authorized operations. */
@@ -16,7 +16,7 @@ export interface MetadataRequest {
 
 export function writeMetadataRequest(w: Writer, d: MessageInput<MetadataRequest>, v: number): void {
   const flex = v >= 9;
-  if (v >= 1) w.nullableArray(d.topics === undefined ? [] : d.topics, flex, (w, e) => writeMetadataRequestMetadataRequestTopic(w, e, v)); else w.array(d.topics ?? [], flex, (w, e) => writeMetadataRequestMetadataRequestTopic(w, e, v));
+  if (v >= 1) w.nullableArray(d.topics === undefined ? [] : d.topics, flex, (w, e) => writeMetadataRequestTopic(w, e, v)); else w.array(d.topics ?? [], flex, (w, e) => writeMetadataRequestTopic(w, e, v));
   if (v >= 4) { w.bool(d.allowAutoTopicCreation ?? true); }
   if (v >= 8 && v <= 10) { w.bool(d.includeClusterAuthorizedOperations ?? false); }
   if (v >= 8) { w.bool(d.includeTopicAuthorizedOperations ?? false); }
@@ -28,7 +28,7 @@ export function writeMetadataRequest(w: Writer, d: MessageInput<MetadataRequest>
 export function readMetadataRequest(r: Reader, v: number): MetadataRequest {
   const flex = v >= 9;
   const d: MetadataRequest = {
-    topics: (v >= 1 ? r.nullableArray(flex, (r) => readMetadataRequestMetadataRequestTopic(r, v)) : r.array(flex, (r) => readMetadataRequestMetadataRequestTopic(r, v))),
+    topics: (v >= 1 ? r.nullableArray(flex, (r) => readMetadataRequestTopic(r, v)) : r.array(flex, (r) => readMetadataRequestTopic(r, v))),
     allowAutoTopicCreation: v >= 4 ? r.bool() : true,
     includeClusterAuthorizedOperations: v >= 8 && v <= 10 ? r.bool() : false,
     includeTopicAuthorizedOperations: v >= 8 ? r.bool() : false,
@@ -37,14 +37,14 @@ export function readMetadataRequest(r: Reader, v: number): MetadataRequest {
   return d;
 }
 
-export interface MetadataRequestMetadataRequestTopic {
+export interface MetadataRequestTopic {
   /** The topic id. */
   topicId: string;
   /** The topic name. */
   name: string | null;
 }
 
-export function writeMetadataRequestMetadataRequestTopic(w: Writer, d: MessageInput<MetadataRequestMetadataRequestTopic>, v: number): void {
+export function writeMetadataRequestTopic(w: Writer, d: MessageInput<MetadataRequestTopic>, v: number): void {
   const flex = v >= 9;
   if (v >= 10) { w.uuid(d.topicId ?? ZERO_UUID); }
   if (v >= 10) w.nullableString(d.name === undefined ? "" : d.name, flex); else w.string(d.name ?? "", flex);
@@ -53,9 +53,9 @@ export function writeMetadataRequestMetadataRequestTopic(w: Writer, d: MessageIn
   }
 }
 
-export function readMetadataRequestMetadataRequestTopic(r: Reader, v: number): MetadataRequestMetadataRequestTopic {
+export function readMetadataRequestTopic(r: Reader, v: number): MetadataRequestTopic {
   const flex = v >= 9;
-  const d: MetadataRequestMetadataRequestTopic = {
+  const d: MetadataRequestTopic = {
     topicId: v >= 10 ? r.uuid() : ZERO_UUID,
     name: (v >= 10 ? r.nullableString(flex) : r.string(flex)),
   };
@@ -67,13 +67,13 @@ export interface MetadataResponse {
   /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
   throttleTimeMs: number;
   /** A list of brokers present in the cluster. */
-  brokers: MetadataResponseMetadataResponseBroker[];
+  brokers: MetadataResponseBroker[];
   /** The cluster ID that responding broker belongs to. */
   clusterId: string | null;
   /** The ID of the controller broker. */
   controllerId: number;
   /** Each topic in the response. */
-  topics: MetadataResponseMetadataResponseTopic[];
+  topics: MetadataResponseTopic[];
   /** 32-bit bitfield to represent authorized operations for this cluster. */
   clusterAuthorizedOperations: number;
 }
@@ -81,10 +81,10 @@ export interface MetadataResponse {
 export function writeMetadataResponse(w: Writer, d: MessageInput<MetadataResponse>, v: number): void {
   const flex = v >= 9;
   if (v >= 3) { w.int32(d.throttleTimeMs ?? 0); }
-  w.array(d.brokers, flex, (w, e) => writeMetadataResponseMetadataResponseBroker(w, e, v));
+  w.array(d.brokers, flex, (w, e) => writeMetadataResponseBroker(w, e, v));
   if (v >= 2) { w.nullableString(d.clusterId === undefined ? null : d.clusterId, flex); }
   if (v >= 1) { w.int32(d.controllerId ?? -1); }
-  w.array(d.topics, flex, (w, e) => writeMetadataResponseMetadataResponseTopic(w, e, v));
+  w.array(d.topics, flex, (w, e) => writeMetadataResponseTopic(w, e, v));
   if (v >= 8 && v <= 10) { w.int32(d.clusterAuthorizedOperations ?? -2147483648); }
   if (flex) {
     w.uvarint(0);
@@ -95,17 +95,17 @@ export function readMetadataResponse(r: Reader, v: number): MetadataResponse {
   const flex = v >= 9;
   const d: MetadataResponse = {
     throttleTimeMs: v >= 3 ? r.int32() : 0,
-    brokers: r.array(flex, (r) => readMetadataResponseMetadataResponseBroker(r, v)),
+    brokers: r.array(flex, (r) => readMetadataResponseBroker(r, v)),
     clusterId: v >= 2 ? r.nullableString(flex) : null,
     controllerId: v >= 1 ? r.int32() : -1,
-    topics: r.array(flex, (r) => readMetadataResponseMetadataResponseTopic(r, v)),
+    topics: r.array(flex, (r) => readMetadataResponseTopic(r, v)),
     clusterAuthorizedOperations: v >= 8 && v <= 10 ? r.int32() : -2147483648,
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface MetadataResponseMetadataResponseBroker {
+export interface MetadataResponseBroker {
   /** The broker ID. */
   nodeId: number;
   /** The broker hostname. */
@@ -116,7 +116,7 @@ export interface MetadataResponseMetadataResponseBroker {
   rack: string | null;
 }
 
-export function writeMetadataResponseMetadataResponseBroker(w: Writer, d: MessageInput<MetadataResponseMetadataResponseBroker>, v: number): void {
+export function writeMetadataResponseBroker(w: Writer, d: MessageInput<MetadataResponseBroker>, v: number): void {
   const flex = v >= 9;
   w.int32(d.nodeId ?? 0);
   w.string(d.host ?? "", flex);
@@ -127,9 +127,9 @@ export function writeMetadataResponseMetadataResponseBroker(w: Writer, d: Messag
   }
 }
 
-export function readMetadataResponseMetadataResponseBroker(r: Reader, v: number): MetadataResponseMetadataResponseBroker {
+export function readMetadataResponseBroker(r: Reader, v: number): MetadataResponseBroker {
   const flex = v >= 9;
-  const d: MetadataResponseMetadataResponseBroker = {
+  const d: MetadataResponseBroker = {
     nodeId: r.int32(),
     host: r.string(flex),
     port: r.int32(),
@@ -139,7 +139,7 @@ export function readMetadataResponseMetadataResponseBroker(r: Reader, v: number)
   return d;
 }
 
-export interface MetadataResponseMetadataResponseTopic {
+export interface MetadataResponseTopic {
   /** The topic error, or 0 if there was no error. */
   errorCode: number;
   /** The topic name. Null for non-existing topics queried by ID. This is never null when ErrorCode is zero. One of Name and TopicId is always populated. */
@@ -149,39 +149,39 @@ export interface MetadataResponseMetadataResponseTopic {
   /** True if the topic is internal. */
   isInternal: boolean;
   /** Each partition in the topic. */
-  partitions: MetadataResponseMetadataResponsePartition[];
+  partitions: MetadataResponsePartition[];
   /** 32-bit bitfield to represent authorized operations for this topic. */
   topicAuthorizedOperations: number;
 }
 
-export function writeMetadataResponseMetadataResponseTopic(w: Writer, d: MessageInput<MetadataResponseMetadataResponseTopic>, v: number): void {
+export function writeMetadataResponseTopic(w: Writer, d: MessageInput<MetadataResponseTopic>, v: number): void {
   const flex = v >= 9;
   w.int16(d.errorCode ?? 0);
   if (v >= 12) w.nullableString(d.name === undefined ? "" : d.name, flex); else w.string(d.name ?? "", flex);
   if (v >= 10) { w.uuid(d.topicId ?? ZERO_UUID); }
   if (v >= 1) { w.bool(d.isInternal ?? false); }
-  w.array(d.partitions, flex, (w, e) => writeMetadataResponseMetadataResponsePartition(w, e, v));
+  w.array(d.partitions, flex, (w, e) => writeMetadataResponsePartition(w, e, v));
   if (v >= 8) { w.int32(d.topicAuthorizedOperations ?? -2147483648); }
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readMetadataResponseMetadataResponseTopic(r: Reader, v: number): MetadataResponseMetadataResponseTopic {
+export function readMetadataResponseTopic(r: Reader, v: number): MetadataResponseTopic {
   const flex = v >= 9;
-  const d: MetadataResponseMetadataResponseTopic = {
+  const d: MetadataResponseTopic = {
     errorCode: r.int16(),
     name: (v >= 12 ? r.nullableString(flex) : r.string(flex)),
     topicId: v >= 10 ? r.uuid() : ZERO_UUID,
     isInternal: v >= 1 ? r.bool() : false,
-    partitions: r.array(flex, (r) => readMetadataResponseMetadataResponsePartition(r, v)),
+    partitions: r.array(flex, (r) => readMetadataResponsePartition(r, v)),
     topicAuthorizedOperations: v >= 8 ? r.int32() : -2147483648,
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface MetadataResponseMetadataResponsePartition {
+export interface MetadataResponsePartition {
   /** The partition error, or 0 if there was no error. */
   errorCode: number;
   /** The partition index. */
@@ -198,7 +198,7 @@ export interface MetadataResponseMetadataResponsePartition {
   offlineReplicas: number[];
 }
 
-export function writeMetadataResponseMetadataResponsePartition(w: Writer, d: MessageInput<MetadataResponseMetadataResponsePartition>, v: number): void {
+export function writeMetadataResponsePartition(w: Writer, d: MessageInput<MetadataResponsePartition>, v: number): void {
   const flex = v >= 9;
   w.int16(d.errorCode ?? 0);
   w.int32(d.partitionIndex ?? 0);
@@ -212,9 +212,9 @@ export function writeMetadataResponseMetadataResponsePartition(w: Writer, d: Mes
   }
 }
 
-export function readMetadataResponseMetadataResponsePartition(r: Reader, v: number): MetadataResponseMetadataResponsePartition {
+export function readMetadataResponsePartition(r: Reader, v: number): MetadataResponsePartition {
   const flex = v >= 9;
-  const d: MetadataResponseMetadataResponsePartition = {
+  const d: MetadataResponsePartition = {
     errorCode: r.int16(),
     partitionIndex: r.int32(),
     leaderId: r.int32(),

@@ -15,7 +15,7 @@ export interface OffsetCommitRequest {
   /** The time period in ms to retain the offset. */
   retentionTimeMs: number;
   /** The topics to commit offsets for. */
-  topics: OffsetCommitRequestOffsetCommitRequestTopic[];
+  topics: OffsetCommitRequestTopic[];
 }
 
 export function writeOffsetCommitRequest(w: Writer, d: MessageInput<OffsetCommitRequest>, v: number): void {
@@ -25,7 +25,7 @@ export function writeOffsetCommitRequest(w: Writer, d: MessageInput<OffsetCommit
   if (v >= 1) { w.string(d.memberId ?? "", flex); }
   if (v >= 7) { w.nullableString(d.groupInstanceId === undefined ? null : d.groupInstanceId, flex); }
   if (v >= 2 && v <= 4) { w.int64(d.retentionTimeMs ?? -1); }
-  w.array(d.topics, flex, (w, e) => writeOffsetCommitRequestOffsetCommitRequestTopic(w, e, v));
+  w.array(d.topics, flex, (w, e) => writeOffsetCommitRequestTopic(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
@@ -39,39 +39,39 @@ export function readOffsetCommitRequest(r: Reader, v: number): OffsetCommitReque
     memberId: v >= 1 ? r.string(flex) : "",
     groupInstanceId: v >= 7 ? r.nullableString(flex) : null,
     retentionTimeMs: v >= 2 && v <= 4 ? r.int64() : -1,
-    topics: r.array(flex, (r) => readOffsetCommitRequestOffsetCommitRequestTopic(r, v)),
+    topics: r.array(flex, (r) => readOffsetCommitRequestTopic(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetCommitRequestOffsetCommitRequestTopic {
+export interface OffsetCommitRequestTopic {
   /** The topic name. */
   name: string;
   /** Each partition to commit offsets for. */
-  partitions: OffsetCommitRequestOffsetCommitRequestPartition[];
+  partitions: OffsetCommitRequestPartition[];
 }
 
-export function writeOffsetCommitRequestOffsetCommitRequestTopic(w: Writer, d: MessageInput<OffsetCommitRequestOffsetCommitRequestTopic>, v: number): void {
+export function writeOffsetCommitRequestTopic(w: Writer, d: MessageInput<OffsetCommitRequestTopic>, v: number): void {
   const flex = v >= 8;
   w.string(d.name ?? "", flex);
-  w.array(d.partitions, flex, (w, e) => writeOffsetCommitRequestOffsetCommitRequestPartition(w, e, v));
+  w.array(d.partitions, flex, (w, e) => writeOffsetCommitRequestPartition(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readOffsetCommitRequestOffsetCommitRequestTopic(r: Reader, v: number): OffsetCommitRequestOffsetCommitRequestTopic {
+export function readOffsetCommitRequestTopic(r: Reader, v: number): OffsetCommitRequestTopic {
   const flex = v >= 8;
-  const d: OffsetCommitRequestOffsetCommitRequestTopic = {
+  const d: OffsetCommitRequestTopic = {
     name: r.string(flex),
-    partitions: r.array(flex, (r) => readOffsetCommitRequestOffsetCommitRequestPartition(r, v)),
+    partitions: r.array(flex, (r) => readOffsetCommitRequestPartition(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetCommitRequestOffsetCommitRequestPartition {
+export interface OffsetCommitRequestPartition {
   /** The partition index. */
   partitionIndex: number;
   /** The message offset to be committed. */
@@ -84,7 +84,7 @@ export interface OffsetCommitRequestOffsetCommitRequestPartition {
   committedMetadata: string | null;
 }
 
-export function writeOffsetCommitRequestOffsetCommitRequestPartition(w: Writer, d: MessageInput<OffsetCommitRequestOffsetCommitRequestPartition>, v: number): void {
+export function writeOffsetCommitRequestPartition(w: Writer, d: MessageInput<OffsetCommitRequestPartition>, v: number): void {
   const flex = v >= 8;
   w.int32(d.partitionIndex ?? 0);
   w.int64(d.committedOffset ?? 0);
@@ -96,9 +96,9 @@ export function writeOffsetCommitRequestOffsetCommitRequestPartition(w: Writer, 
   }
 }
 
-export function readOffsetCommitRequestOffsetCommitRequestPartition(r: Reader, v: number): OffsetCommitRequestOffsetCommitRequestPartition {
+export function readOffsetCommitRequestPartition(r: Reader, v: number): OffsetCommitRequestPartition {
   const flex = v >= 8;
-  const d: OffsetCommitRequestOffsetCommitRequestPartition = {
+  const d: OffsetCommitRequestPartition = {
     partitionIndex: r.int32(),
     committedOffset: r.int64(),
     committedLeaderEpoch: v >= 6 ? r.int32() : -1,
@@ -113,13 +113,13 @@ export interface OffsetCommitResponse {
   /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
   throttleTimeMs: number;
   /** The responses for each topic. */
-  topics: OffsetCommitResponseOffsetCommitResponseTopic[];
+  topics: OffsetCommitResponseTopic[];
 }
 
 export function writeOffsetCommitResponse(w: Writer, d: MessageInput<OffsetCommitResponse>, v: number): void {
   const flex = v >= 8;
   if (v >= 3) { w.int32(d.throttleTimeMs ?? 0); }
-  w.array(d.topics, flex, (w, e) => writeOffsetCommitResponseOffsetCommitResponseTopic(w, e, v));
+  w.array(d.topics, flex, (w, e) => writeOffsetCommitResponseTopic(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
@@ -129,46 +129,46 @@ export function readOffsetCommitResponse(r: Reader, v: number): OffsetCommitResp
   const flex = v >= 8;
   const d: OffsetCommitResponse = {
     throttleTimeMs: v >= 3 ? r.int32() : 0,
-    topics: r.array(flex, (r) => readOffsetCommitResponseOffsetCommitResponseTopic(r, v)),
+    topics: r.array(flex, (r) => readOffsetCommitResponseTopic(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetCommitResponseOffsetCommitResponseTopic {
+export interface OffsetCommitResponseTopic {
   /** The topic name. */
   name: string;
   /** The responses for each partition in the topic. */
-  partitions: OffsetCommitResponseOffsetCommitResponsePartition[];
+  partitions: OffsetCommitResponsePartition[];
 }
 
-export function writeOffsetCommitResponseOffsetCommitResponseTopic(w: Writer, d: MessageInput<OffsetCommitResponseOffsetCommitResponseTopic>, v: number): void {
+export function writeOffsetCommitResponseTopic(w: Writer, d: MessageInput<OffsetCommitResponseTopic>, v: number): void {
   const flex = v >= 8;
   w.string(d.name ?? "", flex);
-  w.array(d.partitions, flex, (w, e) => writeOffsetCommitResponseOffsetCommitResponsePartition(w, e, v));
+  w.array(d.partitions, flex, (w, e) => writeOffsetCommitResponsePartition(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readOffsetCommitResponseOffsetCommitResponseTopic(r: Reader, v: number): OffsetCommitResponseOffsetCommitResponseTopic {
+export function readOffsetCommitResponseTopic(r: Reader, v: number): OffsetCommitResponseTopic {
   const flex = v >= 8;
-  const d: OffsetCommitResponseOffsetCommitResponseTopic = {
+  const d: OffsetCommitResponseTopic = {
     name: r.string(flex),
-    partitions: r.array(flex, (r) => readOffsetCommitResponseOffsetCommitResponsePartition(r, v)),
+    partitions: r.array(flex, (r) => readOffsetCommitResponsePartition(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetCommitResponseOffsetCommitResponsePartition {
+export interface OffsetCommitResponsePartition {
   /** The partition index. */
   partitionIndex: number;
   /** The error code, or 0 if there was no error. */
   errorCode: number;
 }
 
-export function writeOffsetCommitResponseOffsetCommitResponsePartition(w: Writer, d: MessageInput<OffsetCommitResponseOffsetCommitResponsePartition>, v: number): void {
+export function writeOffsetCommitResponsePartition(w: Writer, d: MessageInput<OffsetCommitResponsePartition>, v: number): void {
   const flex = v >= 8;
   w.int32(d.partitionIndex ?? 0);
   w.int16(d.errorCode ?? 0);
@@ -177,9 +177,9 @@ export function writeOffsetCommitResponseOffsetCommitResponsePartition(w: Writer
   }
 }
 
-export function readOffsetCommitResponseOffsetCommitResponsePartition(r: Reader, v: number): OffsetCommitResponseOffsetCommitResponsePartition {
+export function readOffsetCommitResponsePartition(r: Reader, v: number): OffsetCommitResponsePartition {
   const flex = v >= 8;
-  const d: OffsetCommitResponseOffsetCommitResponsePartition = {
+  const d: OffsetCommitResponsePartition = {
     partitionIndex: r.int32(),
     errorCode: r.int16(),
   };

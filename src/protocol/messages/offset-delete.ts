@@ -7,53 +7,53 @@ export interface OffsetDeleteRequest {
   /** The unique group identifier. */
   groupId: string;
   /** The topics to delete offsets for */
-  topics: OffsetDeleteRequestOffsetDeleteRequestTopic[];
+  topics: OffsetDeleteRequestTopic[];
 }
 
 export function writeOffsetDeleteRequest(w: Writer, d: MessageInput<OffsetDeleteRequest>, v: number): void {
   w.string(d.groupId ?? "", false);
-  w.array(d.topics, false, (w, e) => writeOffsetDeleteRequestOffsetDeleteRequestTopic(w, e, v));
+  w.array(d.topics, false, (w, e) => writeOffsetDeleteRequestTopic(w, e, v));
 }
 
 export function readOffsetDeleteRequest(r: Reader, v: number): OffsetDeleteRequest {
   const d: OffsetDeleteRequest = {
     groupId: r.string(false),
-    topics: r.array(false, (r) => readOffsetDeleteRequestOffsetDeleteRequestTopic(r, v)),
+    topics: r.array(false, (r) => readOffsetDeleteRequestTopic(r, v)),
   };
   return d;
 }
 
-export interface OffsetDeleteRequestOffsetDeleteRequestTopic {
+export interface OffsetDeleteRequestTopic {
   /** The topic name. */
   name: string;
   /** Each partition to delete offsets for. */
-  partitions: OffsetDeleteRequestOffsetDeleteRequestPartition[];
+  partitions: OffsetDeleteRequestPartition[];
 }
 
-export function writeOffsetDeleteRequestOffsetDeleteRequestTopic(w: Writer, d: MessageInput<OffsetDeleteRequestOffsetDeleteRequestTopic>, v: number): void {
+export function writeOffsetDeleteRequestTopic(w: Writer, d: MessageInput<OffsetDeleteRequestTopic>, v: number): void {
   w.string(d.name ?? "", false);
-  w.array(d.partitions, false, (w, e) => writeOffsetDeleteRequestOffsetDeleteRequestPartition(w, e, v));
+  w.array(d.partitions, false, (w, e) => writeOffsetDeleteRequestPartition(w, e, v));
 }
 
-export function readOffsetDeleteRequestOffsetDeleteRequestTopic(r: Reader, v: number): OffsetDeleteRequestOffsetDeleteRequestTopic {
-  const d: OffsetDeleteRequestOffsetDeleteRequestTopic = {
+export function readOffsetDeleteRequestTopic(r: Reader, v: number): OffsetDeleteRequestTopic {
+  const d: OffsetDeleteRequestTopic = {
     name: r.string(false),
-    partitions: r.array(false, (r) => readOffsetDeleteRequestOffsetDeleteRequestPartition(r, v)),
+    partitions: r.array(false, (r) => readOffsetDeleteRequestPartition(r, v)),
   };
   return d;
 }
 
-export interface OffsetDeleteRequestOffsetDeleteRequestPartition {
+export interface OffsetDeleteRequestPartition {
   /** The partition index. */
   partitionIndex: number;
 }
 
-export function writeOffsetDeleteRequestOffsetDeleteRequestPartition(w: Writer, d: MessageInput<OffsetDeleteRequestOffsetDeleteRequestPartition>, v: number): void {
+export function writeOffsetDeleteRequestPartition(w: Writer, d: MessageInput<OffsetDeleteRequestPartition>, v: number): void {
   w.int32(d.partitionIndex ?? 0);
 }
 
-export function readOffsetDeleteRequestOffsetDeleteRequestPartition(r: Reader, v: number): OffsetDeleteRequestOffsetDeleteRequestPartition {
-  const d: OffsetDeleteRequestOffsetDeleteRequestPartition = {
+export function readOffsetDeleteRequestPartition(r: Reader, v: number): OffsetDeleteRequestPartition {
+  const d: OffsetDeleteRequestPartition = {
     partitionIndex: r.int32(),
   };
   return d;
@@ -65,58 +65,58 @@ export interface OffsetDeleteResponse {
   /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
   throttleTimeMs: number;
   /** The responses for each topic. */
-  topics: OffsetDeleteResponseOffsetDeleteResponseTopic[];
+  topics: OffsetDeleteResponseTopic[];
 }
 
 export function writeOffsetDeleteResponse(w: Writer, d: MessageInput<OffsetDeleteResponse>, v: number): void {
   w.int16(d.errorCode ?? 0);
   w.int32(d.throttleTimeMs ?? 0);
-  w.array(d.topics, false, (w, e) => writeOffsetDeleteResponseOffsetDeleteResponseTopic(w, e, v));
+  w.array(d.topics, false, (w, e) => writeOffsetDeleteResponseTopic(w, e, v));
 }
 
 export function readOffsetDeleteResponse(r: Reader, v: number): OffsetDeleteResponse {
   const d: OffsetDeleteResponse = {
     errorCode: r.int16(),
     throttleTimeMs: r.int32(),
-    topics: r.array(false, (r) => readOffsetDeleteResponseOffsetDeleteResponseTopic(r, v)),
+    topics: r.array(false, (r) => readOffsetDeleteResponseTopic(r, v)),
   };
   return d;
 }
 
-export interface OffsetDeleteResponseOffsetDeleteResponseTopic {
+export interface OffsetDeleteResponseTopic {
   /** The topic name. */
   name: string;
   /** The responses for each partition in the topic. */
-  partitions: OffsetDeleteResponseOffsetDeleteResponsePartition[];
+  partitions: OffsetDeleteResponsePartition[];
 }
 
-export function writeOffsetDeleteResponseOffsetDeleteResponseTopic(w: Writer, d: MessageInput<OffsetDeleteResponseOffsetDeleteResponseTopic>, v: number): void {
+export function writeOffsetDeleteResponseTopic(w: Writer, d: MessageInput<OffsetDeleteResponseTopic>, v: number): void {
   w.string(d.name ?? "", false);
-  w.array(d.partitions, false, (w, e) => writeOffsetDeleteResponseOffsetDeleteResponsePartition(w, e, v));
+  w.array(d.partitions, false, (w, e) => writeOffsetDeleteResponsePartition(w, e, v));
 }
 
-export function readOffsetDeleteResponseOffsetDeleteResponseTopic(r: Reader, v: number): OffsetDeleteResponseOffsetDeleteResponseTopic {
-  const d: OffsetDeleteResponseOffsetDeleteResponseTopic = {
+export function readOffsetDeleteResponseTopic(r: Reader, v: number): OffsetDeleteResponseTopic {
+  const d: OffsetDeleteResponseTopic = {
     name: r.string(false),
-    partitions: r.array(false, (r) => readOffsetDeleteResponseOffsetDeleteResponsePartition(r, v)),
+    partitions: r.array(false, (r) => readOffsetDeleteResponsePartition(r, v)),
   };
   return d;
 }
 
-export interface OffsetDeleteResponseOffsetDeleteResponsePartition {
+export interface OffsetDeleteResponsePartition {
   /** The partition index. */
   partitionIndex: number;
   /** The error code, or 0 if there was no error. */
   errorCode: number;
 }
 
-export function writeOffsetDeleteResponseOffsetDeleteResponsePartition(w: Writer, d: MessageInput<OffsetDeleteResponseOffsetDeleteResponsePartition>, v: number): void {
+export function writeOffsetDeleteResponsePartition(w: Writer, d: MessageInput<OffsetDeleteResponsePartition>, v: number): void {
   w.int32(d.partitionIndex ?? 0);
   w.int16(d.errorCode ?? 0);
 }
 
-export function readOffsetDeleteResponseOffsetDeleteResponsePartition(r: Reader, v: number): OffsetDeleteResponseOffsetDeleteResponsePartition {
-  const d: OffsetDeleteResponseOffsetDeleteResponsePartition = {
+export function readOffsetDeleteResponsePartition(r: Reader, v: number): OffsetDeleteResponsePartition {
+  const d: OffsetDeleteResponsePartition = {
     partitionIndex: r.int32(),
     errorCode: r.int16(),
   };

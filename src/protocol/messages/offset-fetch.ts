@@ -7,9 +7,9 @@ export interface OffsetFetchRequest {
   /** The group to fetch offsets for. */
   groupId: string;
   /** Each topic we would like to fetch offsets for, or null to fetch offsets for all topics. */
-  topics: OffsetFetchRequestOffsetFetchRequestTopic[] | null;
+  topics: OffsetFetchRequestTopic[] | null;
   /** Each group we would like to fetch offsets for */
-  groups: OffsetFetchRequestOffsetFetchRequestGroup[];
+  groups: OffsetFetchRequestGroup[];
   /** Whether broker should hold on returning unstable offsets but set a retriable error code for the partitions. */
   requireStable: boolean;
 }
@@ -17,8 +17,8 @@ export interface OffsetFetchRequest {
 export function writeOffsetFetchRequest(w: Writer, d: MessageInput<OffsetFetchRequest>, v: number): void {
   const flex = v >= 6;
   if (v <= 7) { w.string(d.groupId ?? "", flex); }
-  if (v <= 7) { if (v >= 2) w.nullableArray(d.topics === undefined ? [] : d.topics, flex, (w, e) => writeOffsetFetchRequestOffsetFetchRequestTopic(w, e, v)); else w.array(d.topics ?? [], flex, (w, e) => writeOffsetFetchRequestOffsetFetchRequestTopic(w, e, v)); }
-  if (v >= 8) { w.array(d.groups, flex, (w, e) => writeOffsetFetchRequestOffsetFetchRequestGroup(w, e, v)); }
+  if (v <= 7) { if (v >= 2) w.nullableArray(d.topics === undefined ? [] : d.topics, flex, (w, e) => writeOffsetFetchRequestTopic(w, e, v)); else w.array(d.topics ?? [], flex, (w, e) => writeOffsetFetchRequestTopic(w, e, v)); }
+  if (v >= 8) { w.array(d.groups, flex, (w, e) => writeOffsetFetchRequestGroup(w, e, v)); }
   if (v >= 7) { w.bool(d.requireStable ?? false); }
   if (flex) {
     w.uvarint(0);
@@ -29,22 +29,22 @@ export function readOffsetFetchRequest(r: Reader, v: number): OffsetFetchRequest
   const flex = v >= 6;
   const d: OffsetFetchRequest = {
     groupId: v <= 7 ? r.string(flex) : "",
-    topics: v <= 7 ? (v >= 2 ? r.nullableArray(flex, (r) => readOffsetFetchRequestOffsetFetchRequestTopic(r, v)) : r.array(flex, (r) => readOffsetFetchRequestOffsetFetchRequestTopic(r, v))) : [],
-    groups: v >= 8 ? r.array(flex, (r) => readOffsetFetchRequestOffsetFetchRequestGroup(r, v)) : [],
+    topics: v <= 7 ? (v >= 2 ? r.nullableArray(flex, (r) => readOffsetFetchRequestTopic(r, v)) : r.array(flex, (r) => readOffsetFetchRequestTopic(r, v))) : [],
+    groups: v >= 8 ? r.array(flex, (r) => readOffsetFetchRequestGroup(r, v)) : [],
     requireStable: v >= 7 ? r.bool() : false,
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetFetchRequestOffsetFetchRequestTopic {
+export interface OffsetFetchRequestTopic {
   /** The topic name. */
   name: string;
   /** The partition indexes we would like to fetch offsets for. */
   partitionIndexes: number[];
 }
 
-export function writeOffsetFetchRequestOffsetFetchRequestTopic(w: Writer, d: MessageInput<OffsetFetchRequestOffsetFetchRequestTopic>, v: number): void {
+export function writeOffsetFetchRequestTopic(w: Writer, d: MessageInput<OffsetFetchRequestTopic>, v: number): void {
   const flex = v >= 6;
   if (v <= 7) { w.string(d.name ?? "", flex); }
   if (v <= 7) { w.array(d.partitionIndexes, flex, (w, e) => w.int32(e)); }
@@ -53,9 +53,9 @@ export function writeOffsetFetchRequestOffsetFetchRequestTopic(w: Writer, d: Mes
   }
 }
 
-export function readOffsetFetchRequestOffsetFetchRequestTopic(r: Reader, v: number): OffsetFetchRequestOffsetFetchRequestTopic {
+export function readOffsetFetchRequestTopic(r: Reader, v: number): OffsetFetchRequestTopic {
   const flex = v >= 6;
-  const d: OffsetFetchRequestOffsetFetchRequestTopic = {
+  const d: OffsetFetchRequestTopic = {
     name: v <= 7 ? r.string(flex) : "",
     partitionIndexes: v <= 7 ? r.array(flex, (r) => r.int32()) : [],
   };
@@ -63,7 +63,7 @@ export function readOffsetFetchRequestOffsetFetchRequestTopic(r: Reader, v: numb
   return d;
 }
 
-export interface OffsetFetchRequestOffsetFetchRequestGroup {
+export interface OffsetFetchRequestGroup {
   /** The group ID. */
   groupId: string;
   /** The member ID assigned by the group coordinator if using the new consumer protocol (KIP-848). */
@@ -71,40 +71,40 @@ export interface OffsetFetchRequestOffsetFetchRequestGroup {
   /** The member epoch if using the new consumer protocol (KIP-848). */
   memberEpoch: number;
   /** Each topic we would like to fetch offsets for, or null to fetch offsets for all topics. */
-  topics: OffsetFetchRequestOffsetFetchRequestTopics[] | null;
+  topics: OffsetFetchRequestTopics[] | null;
 }
 
-export function writeOffsetFetchRequestOffsetFetchRequestGroup(w: Writer, d: MessageInput<OffsetFetchRequestOffsetFetchRequestGroup>, v: number): void {
+export function writeOffsetFetchRequestGroup(w: Writer, d: MessageInput<OffsetFetchRequestGroup>, v: number): void {
   const flex = v >= 6;
   if (v >= 8) { w.string(d.groupId ?? "", flex); }
   if (v >= 9) { w.nullableString(d.memberId === undefined ? null : d.memberId, flex); }
   if (v >= 9) { w.int32(d.memberEpoch ?? -1); }
-  if (v >= 8) { w.nullableArray(d.topics === undefined ? [] : d.topics, flex, (w, e) => writeOffsetFetchRequestOffsetFetchRequestTopics(w, e, v)); }
+  if (v >= 8) { w.nullableArray(d.topics === undefined ? [] : d.topics, flex, (w, e) => writeOffsetFetchRequestTopics(w, e, v)); }
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readOffsetFetchRequestOffsetFetchRequestGroup(r: Reader, v: number): OffsetFetchRequestOffsetFetchRequestGroup {
+export function readOffsetFetchRequestGroup(r: Reader, v: number): OffsetFetchRequestGroup {
   const flex = v >= 6;
-  const d: OffsetFetchRequestOffsetFetchRequestGroup = {
+  const d: OffsetFetchRequestGroup = {
     groupId: v >= 8 ? r.string(flex) : "",
     memberId: v >= 9 ? r.nullableString(flex) : null,
     memberEpoch: v >= 9 ? r.int32() : -1,
-    topics: v >= 8 ? r.nullableArray(flex, (r) => readOffsetFetchRequestOffsetFetchRequestTopics(r, v)) : [],
+    topics: v >= 8 ? r.nullableArray(flex, (r) => readOffsetFetchRequestTopics(r, v)) : [],
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetFetchRequestOffsetFetchRequestTopics {
+export interface OffsetFetchRequestTopics {
   /** The topic name. */
   name: string;
   /** The partition indexes we would like to fetch offsets for. */
   partitionIndexes: number[];
 }
 
-export function writeOffsetFetchRequestOffsetFetchRequestTopics(w: Writer, d: MessageInput<OffsetFetchRequestOffsetFetchRequestTopics>, v: number): void {
+export function writeOffsetFetchRequestTopics(w: Writer, d: MessageInput<OffsetFetchRequestTopics>, v: number): void {
   const flex = v >= 6;
   if (v >= 8) { w.string(d.name ?? "", flex); }
   if (v >= 8) { w.array(d.partitionIndexes, flex, (w, e) => w.int32(e)); }
@@ -113,9 +113,9 @@ export function writeOffsetFetchRequestOffsetFetchRequestTopics(w: Writer, d: Me
   }
 }
 
-export function readOffsetFetchRequestOffsetFetchRequestTopics(r: Reader, v: number): OffsetFetchRequestOffsetFetchRequestTopics {
+export function readOffsetFetchRequestTopics(r: Reader, v: number): OffsetFetchRequestTopics {
   const flex = v >= 6;
-  const d: OffsetFetchRequestOffsetFetchRequestTopics = {
+  const d: OffsetFetchRequestTopics = {
     name: v >= 8 ? r.string(flex) : "",
     partitionIndexes: v >= 8 ? r.array(flex, (r) => r.int32()) : [],
   };
@@ -127,19 +127,19 @@ export interface OffsetFetchResponse {
   /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
   throttleTimeMs: number;
   /** The responses per topic. */
-  topics: OffsetFetchResponseOffsetFetchResponseTopic[];
+  topics: OffsetFetchResponseTopic[];
   /** The top-level error code, or 0 if there was no error. */
   errorCode: number;
   /** The responses per group id. */
-  groups: OffsetFetchResponseOffsetFetchResponseGroup[];
+  groups: OffsetFetchResponseGroup[];
 }
 
 export function writeOffsetFetchResponse(w: Writer, d: MessageInput<OffsetFetchResponse>, v: number): void {
   const flex = v >= 6;
   if (v >= 3) { w.int32(d.throttleTimeMs ?? 0); }
-  if (v <= 7) { w.array(d.topics, flex, (w, e) => writeOffsetFetchResponseOffsetFetchResponseTopic(w, e, v)); }
+  if (v <= 7) { w.array(d.topics, flex, (w, e) => writeOffsetFetchResponseTopic(w, e, v)); }
   if (v >= 2 && v <= 7) { w.int16(d.errorCode ?? 0); }
-  if (v >= 8) { w.array(d.groups, flex, (w, e) => writeOffsetFetchResponseOffsetFetchResponseGroup(w, e, v)); }
+  if (v >= 8) { w.array(d.groups, flex, (w, e) => writeOffsetFetchResponseGroup(w, e, v)); }
   if (flex) {
     w.uvarint(0);
   }
@@ -149,41 +149,41 @@ export function readOffsetFetchResponse(r: Reader, v: number): OffsetFetchRespon
   const flex = v >= 6;
   const d: OffsetFetchResponse = {
     throttleTimeMs: v >= 3 ? r.int32() : 0,
-    topics: v <= 7 ? r.array(flex, (r) => readOffsetFetchResponseOffsetFetchResponseTopic(r, v)) : [],
+    topics: v <= 7 ? r.array(flex, (r) => readOffsetFetchResponseTopic(r, v)) : [],
     errorCode: v >= 2 && v <= 7 ? r.int16() : 0,
-    groups: v >= 8 ? r.array(flex, (r) => readOffsetFetchResponseOffsetFetchResponseGroup(r, v)) : [],
+    groups: v >= 8 ? r.array(flex, (r) => readOffsetFetchResponseGroup(r, v)) : [],
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetFetchResponseOffsetFetchResponseTopic {
+export interface OffsetFetchResponseTopic {
   /** The topic name. */
   name: string;
   /** The responses per partition */
-  partitions: OffsetFetchResponseOffsetFetchResponsePartition[];
+  partitions: OffsetFetchResponsePartition[];
 }
 
-export function writeOffsetFetchResponseOffsetFetchResponseTopic(w: Writer, d: MessageInput<OffsetFetchResponseOffsetFetchResponseTopic>, v: number): void {
+export function writeOffsetFetchResponseTopic(w: Writer, d: MessageInput<OffsetFetchResponseTopic>, v: number): void {
   const flex = v >= 6;
   if (v <= 7) { w.string(d.name ?? "", flex); }
-  if (v <= 7) { w.array(d.partitions, flex, (w, e) => writeOffsetFetchResponseOffsetFetchResponsePartition(w, e, v)); }
+  if (v <= 7) { w.array(d.partitions, flex, (w, e) => writeOffsetFetchResponsePartition(w, e, v)); }
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readOffsetFetchResponseOffsetFetchResponseTopic(r: Reader, v: number): OffsetFetchResponseOffsetFetchResponseTopic {
+export function readOffsetFetchResponseTopic(r: Reader, v: number): OffsetFetchResponseTopic {
   const flex = v >= 6;
-  const d: OffsetFetchResponseOffsetFetchResponseTopic = {
+  const d: OffsetFetchResponseTopic = {
     name: v <= 7 ? r.string(flex) : "",
-    partitions: v <= 7 ? r.array(flex, (r) => readOffsetFetchResponseOffsetFetchResponsePartition(r, v)) : [],
+    partitions: v <= 7 ? r.array(flex, (r) => readOffsetFetchResponsePartition(r, v)) : [],
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetFetchResponseOffsetFetchResponsePartition {
+export interface OffsetFetchResponsePartition {
   /** The partition index. */
   partitionIndex: number;
   /** The committed message offset. */
@@ -196,7 +196,7 @@ export interface OffsetFetchResponseOffsetFetchResponsePartition {
   errorCode: number;
 }
 
-export function writeOffsetFetchResponseOffsetFetchResponsePartition(w: Writer, d: MessageInput<OffsetFetchResponseOffsetFetchResponsePartition>, v: number): void {
+export function writeOffsetFetchResponsePartition(w: Writer, d: MessageInput<OffsetFetchResponsePartition>, v: number): void {
   const flex = v >= 6;
   if (v <= 7) { w.int32(d.partitionIndex ?? 0); }
   if (v <= 7) { w.int64(d.committedOffset ?? 0); }
@@ -208,9 +208,9 @@ export function writeOffsetFetchResponseOffsetFetchResponsePartition(w: Writer, 
   }
 }
 
-export function readOffsetFetchResponseOffsetFetchResponsePartition(r: Reader, v: number): OffsetFetchResponseOffsetFetchResponsePartition {
+export function readOffsetFetchResponsePartition(r: Reader, v: number): OffsetFetchResponsePartition {
   const flex = v >= 6;
-  const d: OffsetFetchResponseOffsetFetchResponsePartition = {
+  const d: OffsetFetchResponsePartition = {
     partitionIndex: v <= 7 ? r.int32() : 0,
     committedOffset: v <= 7 ? r.int64() : 0,
     committedLeaderEpoch: v >= 5 && v <= 7 ? r.int32() : -1,
@@ -221,63 +221,63 @@ export function readOffsetFetchResponseOffsetFetchResponsePartition(r: Reader, v
   return d;
 }
 
-export interface OffsetFetchResponseOffsetFetchResponseGroup {
+export interface OffsetFetchResponseGroup {
   /** The group ID. */
   groupId: string;
   /** The responses per topic. */
-  topics: OffsetFetchResponseOffsetFetchResponseTopics[];
+  topics: OffsetFetchResponseTopics[];
   /** The group-level error code, or 0 if there was no error. */
   errorCode: number;
 }
 
-export function writeOffsetFetchResponseOffsetFetchResponseGroup(w: Writer, d: MessageInput<OffsetFetchResponseOffsetFetchResponseGroup>, v: number): void {
+export function writeOffsetFetchResponseGroup(w: Writer, d: MessageInput<OffsetFetchResponseGroup>, v: number): void {
   const flex = v >= 6;
   if (v >= 8) { w.string(d.groupId ?? "", flex); }
-  if (v >= 8) { w.array(d.topics, flex, (w, e) => writeOffsetFetchResponseOffsetFetchResponseTopics(w, e, v)); }
+  if (v >= 8) { w.array(d.topics, flex, (w, e) => writeOffsetFetchResponseTopics(w, e, v)); }
   if (v >= 8) { w.int16(d.errorCode ?? 0); }
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readOffsetFetchResponseOffsetFetchResponseGroup(r: Reader, v: number): OffsetFetchResponseOffsetFetchResponseGroup {
+export function readOffsetFetchResponseGroup(r: Reader, v: number): OffsetFetchResponseGroup {
   const flex = v >= 6;
-  const d: OffsetFetchResponseOffsetFetchResponseGroup = {
+  const d: OffsetFetchResponseGroup = {
     groupId: v >= 8 ? r.string(flex) : "",
-    topics: v >= 8 ? r.array(flex, (r) => readOffsetFetchResponseOffsetFetchResponseTopics(r, v)) : [],
+    topics: v >= 8 ? r.array(flex, (r) => readOffsetFetchResponseTopics(r, v)) : [],
     errorCode: v >= 8 ? r.int16() : 0,
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetFetchResponseOffsetFetchResponseTopics {
+export interface OffsetFetchResponseTopics {
   /** The topic name. */
   name: string;
   /** The responses per partition */
-  partitions: OffsetFetchResponseOffsetFetchResponsePartitions[];
+  partitions: OffsetFetchResponsePartitions[];
 }
 
-export function writeOffsetFetchResponseOffsetFetchResponseTopics(w: Writer, d: MessageInput<OffsetFetchResponseOffsetFetchResponseTopics>, v: number): void {
+export function writeOffsetFetchResponseTopics(w: Writer, d: MessageInput<OffsetFetchResponseTopics>, v: number): void {
   const flex = v >= 6;
   if (v >= 8) { w.string(d.name ?? "", flex); }
-  if (v >= 8) { w.array(d.partitions, flex, (w, e) => writeOffsetFetchResponseOffsetFetchResponsePartitions(w, e, v)); }
+  if (v >= 8) { w.array(d.partitions, flex, (w, e) => writeOffsetFetchResponsePartitions(w, e, v)); }
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readOffsetFetchResponseOffsetFetchResponseTopics(r: Reader, v: number): OffsetFetchResponseOffsetFetchResponseTopics {
+export function readOffsetFetchResponseTopics(r: Reader, v: number): OffsetFetchResponseTopics {
   const flex = v >= 6;
-  const d: OffsetFetchResponseOffsetFetchResponseTopics = {
+  const d: OffsetFetchResponseTopics = {
     name: v >= 8 ? r.string(flex) : "",
-    partitions: v >= 8 ? r.array(flex, (r) => readOffsetFetchResponseOffsetFetchResponsePartitions(r, v)) : [],
+    partitions: v >= 8 ? r.array(flex, (r) => readOffsetFetchResponsePartitions(r, v)) : [],
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface OffsetFetchResponseOffsetFetchResponsePartitions {
+export interface OffsetFetchResponsePartitions {
   /** The partition index. */
   partitionIndex: number;
   /** The committed message offset. */
@@ -290,7 +290,7 @@ export interface OffsetFetchResponseOffsetFetchResponsePartitions {
   errorCode: number;
 }
 
-export function writeOffsetFetchResponseOffsetFetchResponsePartitions(w: Writer, d: MessageInput<OffsetFetchResponseOffsetFetchResponsePartitions>, v: number): void {
+export function writeOffsetFetchResponsePartitions(w: Writer, d: MessageInput<OffsetFetchResponsePartitions>, v: number): void {
   const flex = v >= 6;
   if (v >= 8) { w.int32(d.partitionIndex ?? 0); }
   if (v >= 8) { w.int64(d.committedOffset ?? 0); }
@@ -302,9 +302,9 @@ export function writeOffsetFetchResponseOffsetFetchResponsePartitions(w: Writer,
   }
 }
 
-export function readOffsetFetchResponseOffsetFetchResponsePartitions(r: Reader, v: number): OffsetFetchResponseOffsetFetchResponsePartitions {
+export function readOffsetFetchResponsePartitions(r: Reader, v: number): OffsetFetchResponsePartitions {
   const flex = v >= 6;
-  const d: OffsetFetchResponseOffsetFetchResponsePartitions = {
+  const d: OffsetFetchResponsePartitions = {
     partitionIndex: v >= 8 ? r.int32() : 0,
     committedOffset: v >= 8 ? r.int64() : 0,
     committedLeaderEpoch: v >= 8 ? r.int32() : -1,

@@ -19,7 +19,7 @@ export interface SyncGroupRequest {
   /** The group protocol name. */
   protocolName: string | null;
   /** Each assignment. */
-  assignments: SyncGroupRequestSyncGroupRequestAssignment[];
+  assignments: SyncGroupRequestAssignment[];
 }
 
 export function writeSyncGroupRequest(w: Writer, d: MessageInput<SyncGroupRequest>, v: number): void {
@@ -30,7 +30,7 @@ export function writeSyncGroupRequest(w: Writer, d: MessageInput<SyncGroupReques
   if (v >= 3) { w.nullableString(d.groupInstanceId === undefined ? null : d.groupInstanceId, flex); }
   if (v >= 5) { w.nullableString(d.protocolType === undefined ? null : d.protocolType, flex); }
   if (v >= 5) { w.nullableString(d.protocolName === undefined ? null : d.protocolName, flex); }
-  w.array(d.assignments, flex, (w, e) => writeSyncGroupRequestSyncGroupRequestAssignment(w, e, v));
+  w.array(d.assignments, flex, (w, e) => writeSyncGroupRequestAssignment(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
@@ -45,20 +45,20 @@ export function readSyncGroupRequest(r: Reader, v: number): SyncGroupRequest {
     groupInstanceId: v >= 3 ? r.nullableString(flex) : null,
     protocolType: v >= 5 ? r.nullableString(flex) : null,
     protocolName: v >= 5 ? r.nullableString(flex) : null,
-    assignments: r.array(flex, (r) => readSyncGroupRequestSyncGroupRequestAssignment(r, v)),
+    assignments: r.array(flex, (r) => readSyncGroupRequestAssignment(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface SyncGroupRequestSyncGroupRequestAssignment {
+export interface SyncGroupRequestAssignment {
   /** The ID of the member to assign. */
   memberId: string;
   /** The member assignment. */
   assignment: Buffer;
 }
 
-export function writeSyncGroupRequestSyncGroupRequestAssignment(w: Writer, d: MessageInput<SyncGroupRequestSyncGroupRequestAssignment>, v: number): void {
+export function writeSyncGroupRequestAssignment(w: Writer, d: MessageInput<SyncGroupRequestAssignment>, v: number): void {
   const flex = v >= 4;
   w.string(d.memberId ?? "", flex);
   w.bytes(d.assignment ?? EMPTY, flex);
@@ -67,9 +67,9 @@ export function writeSyncGroupRequestSyncGroupRequestAssignment(w: Writer, d: Me
   }
 }
 
-export function readSyncGroupRequestSyncGroupRequestAssignment(r: Reader, v: number): SyncGroupRequestSyncGroupRequestAssignment {
+export function readSyncGroupRequestAssignment(r: Reader, v: number): SyncGroupRequestAssignment {
   const flex = v >= 4;
-  const d: SyncGroupRequestSyncGroupRequestAssignment = {
+  const d: SyncGroupRequestAssignment = {
     memberId: r.string(flex),
     assignment: r.bytes(flex),
   };

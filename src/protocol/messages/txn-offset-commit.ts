@@ -19,7 +19,7 @@ export interface TxnOffsetCommitRequest {
   /** The unique identifier of the consumer instance provided by end user. */
   groupInstanceId: string | null;
   /** Each topic that we want to commit offsets for. */
-  topics: TxnOffsetCommitRequestTxnOffsetCommitRequestTopic[];
+  topics: TxnOffsetCommitRequestTopic[];
 }
 
 export function writeTxnOffsetCommitRequest(w: Writer, d: MessageInput<TxnOffsetCommitRequest>, v: number): void {
@@ -31,7 +31,7 @@ export function writeTxnOffsetCommitRequest(w: Writer, d: MessageInput<TxnOffset
   if (v >= 3) { w.int32(d.generationId ?? -1); }
   if (v >= 3) { w.string(d.memberId ?? "", flex); }
   if (v >= 3) { w.nullableString(d.groupInstanceId === undefined ? null : d.groupInstanceId, flex); }
-  w.array(d.topics, flex, (w, e) => writeTxnOffsetCommitRequestTxnOffsetCommitRequestTopic(w, e, v));
+  w.array(d.topics, flex, (w, e) => writeTxnOffsetCommitRequestTopic(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
@@ -47,39 +47,39 @@ export function readTxnOffsetCommitRequest(r: Reader, v: number): TxnOffsetCommi
     generationId: v >= 3 ? r.int32() : -1,
     memberId: v >= 3 ? r.string(flex) : "",
     groupInstanceId: v >= 3 ? r.nullableString(flex) : null,
-    topics: r.array(flex, (r) => readTxnOffsetCommitRequestTxnOffsetCommitRequestTopic(r, v)),
+    topics: r.array(flex, (r) => readTxnOffsetCommitRequestTopic(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface TxnOffsetCommitRequestTxnOffsetCommitRequestTopic {
+export interface TxnOffsetCommitRequestTopic {
   /** The topic name. */
   name: string;
   /** The partitions inside the topic that we want to commit offsets for. */
-  partitions: TxnOffsetCommitRequestTxnOffsetCommitRequestPartition[];
+  partitions: TxnOffsetCommitRequestPartition[];
 }
 
-export function writeTxnOffsetCommitRequestTxnOffsetCommitRequestTopic(w: Writer, d: MessageInput<TxnOffsetCommitRequestTxnOffsetCommitRequestTopic>, v: number): void {
+export function writeTxnOffsetCommitRequestTopic(w: Writer, d: MessageInput<TxnOffsetCommitRequestTopic>, v: number): void {
   const flex = v >= 3;
   w.string(d.name ?? "", flex);
-  w.array(d.partitions, flex, (w, e) => writeTxnOffsetCommitRequestTxnOffsetCommitRequestPartition(w, e, v));
+  w.array(d.partitions, flex, (w, e) => writeTxnOffsetCommitRequestPartition(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readTxnOffsetCommitRequestTxnOffsetCommitRequestTopic(r: Reader, v: number): TxnOffsetCommitRequestTxnOffsetCommitRequestTopic {
+export function readTxnOffsetCommitRequestTopic(r: Reader, v: number): TxnOffsetCommitRequestTopic {
   const flex = v >= 3;
-  const d: TxnOffsetCommitRequestTxnOffsetCommitRequestTopic = {
+  const d: TxnOffsetCommitRequestTopic = {
     name: r.string(flex),
-    partitions: r.array(flex, (r) => readTxnOffsetCommitRequestTxnOffsetCommitRequestPartition(r, v)),
+    partitions: r.array(flex, (r) => readTxnOffsetCommitRequestPartition(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface TxnOffsetCommitRequestTxnOffsetCommitRequestPartition {
+export interface TxnOffsetCommitRequestPartition {
   /** The index of the partition within the topic. */
   partitionIndex: number;
   /** The message offset to be committed. */
@@ -90,7 +90,7 @@ export interface TxnOffsetCommitRequestTxnOffsetCommitRequestPartition {
   committedMetadata: string | null;
 }
 
-export function writeTxnOffsetCommitRequestTxnOffsetCommitRequestPartition(w: Writer, d: MessageInput<TxnOffsetCommitRequestTxnOffsetCommitRequestPartition>, v: number): void {
+export function writeTxnOffsetCommitRequestPartition(w: Writer, d: MessageInput<TxnOffsetCommitRequestPartition>, v: number): void {
   const flex = v >= 3;
   w.int32(d.partitionIndex ?? 0);
   w.int64(d.committedOffset ?? 0);
@@ -101,9 +101,9 @@ export function writeTxnOffsetCommitRequestTxnOffsetCommitRequestPartition(w: Wr
   }
 }
 
-export function readTxnOffsetCommitRequestTxnOffsetCommitRequestPartition(r: Reader, v: number): TxnOffsetCommitRequestTxnOffsetCommitRequestPartition {
+export function readTxnOffsetCommitRequestPartition(r: Reader, v: number): TxnOffsetCommitRequestPartition {
   const flex = v >= 3;
-  const d: TxnOffsetCommitRequestTxnOffsetCommitRequestPartition = {
+  const d: TxnOffsetCommitRequestPartition = {
     partitionIndex: r.int32(),
     committedOffset: r.int64(),
     committedLeaderEpoch: v >= 2 ? r.int32() : -1,
@@ -117,13 +117,13 @@ export interface TxnOffsetCommitResponse {
   /** The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota. */
   throttleTimeMs: number;
   /** The responses for each topic. */
-  topics: TxnOffsetCommitResponseTxnOffsetCommitResponseTopic[];
+  topics: TxnOffsetCommitResponseTopic[];
 }
 
 export function writeTxnOffsetCommitResponse(w: Writer, d: MessageInput<TxnOffsetCommitResponse>, v: number): void {
   const flex = v >= 3;
   w.int32(d.throttleTimeMs ?? 0);
-  w.array(d.topics, flex, (w, e) => writeTxnOffsetCommitResponseTxnOffsetCommitResponseTopic(w, e, v));
+  w.array(d.topics, flex, (w, e) => writeTxnOffsetCommitResponseTopic(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
@@ -133,46 +133,46 @@ export function readTxnOffsetCommitResponse(r: Reader, v: number): TxnOffsetComm
   const flex = v >= 3;
   const d: TxnOffsetCommitResponse = {
     throttleTimeMs: r.int32(),
-    topics: r.array(flex, (r) => readTxnOffsetCommitResponseTxnOffsetCommitResponseTopic(r, v)),
+    topics: r.array(flex, (r) => readTxnOffsetCommitResponseTopic(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface TxnOffsetCommitResponseTxnOffsetCommitResponseTopic {
+export interface TxnOffsetCommitResponseTopic {
   /** The topic name. */
   name: string;
   /** The responses for each partition in the topic. */
-  partitions: TxnOffsetCommitResponseTxnOffsetCommitResponsePartition[];
+  partitions: TxnOffsetCommitResponsePartition[];
 }
 
-export function writeTxnOffsetCommitResponseTxnOffsetCommitResponseTopic(w: Writer, d: MessageInput<TxnOffsetCommitResponseTxnOffsetCommitResponseTopic>, v: number): void {
+export function writeTxnOffsetCommitResponseTopic(w: Writer, d: MessageInput<TxnOffsetCommitResponseTopic>, v: number): void {
   const flex = v >= 3;
   w.string(d.name ?? "", flex);
-  w.array(d.partitions, flex, (w, e) => writeTxnOffsetCommitResponseTxnOffsetCommitResponsePartition(w, e, v));
+  w.array(d.partitions, flex, (w, e) => writeTxnOffsetCommitResponsePartition(w, e, v));
   if (flex) {
     w.uvarint(0);
   }
 }
 
-export function readTxnOffsetCommitResponseTxnOffsetCommitResponseTopic(r: Reader, v: number): TxnOffsetCommitResponseTxnOffsetCommitResponseTopic {
+export function readTxnOffsetCommitResponseTopic(r: Reader, v: number): TxnOffsetCommitResponseTopic {
   const flex = v >= 3;
-  const d: TxnOffsetCommitResponseTxnOffsetCommitResponseTopic = {
+  const d: TxnOffsetCommitResponseTopic = {
     name: r.string(flex),
-    partitions: r.array(flex, (r) => readTxnOffsetCommitResponseTxnOffsetCommitResponsePartition(r, v)),
+    partitions: r.array(flex, (r) => readTxnOffsetCommitResponsePartition(r, v)),
   };
   if (flex) readTaggedFields(r, () => false);
   return d;
 }
 
-export interface TxnOffsetCommitResponseTxnOffsetCommitResponsePartition {
+export interface TxnOffsetCommitResponsePartition {
   /** The partition index. */
   partitionIndex: number;
   /** The error code, or 0 if there was no error. */
   errorCode: number;
 }
 
-export function writeTxnOffsetCommitResponseTxnOffsetCommitResponsePartition(w: Writer, d: MessageInput<TxnOffsetCommitResponseTxnOffsetCommitResponsePartition>, v: number): void {
+export function writeTxnOffsetCommitResponsePartition(w: Writer, d: MessageInput<TxnOffsetCommitResponsePartition>, v: number): void {
   const flex = v >= 3;
   w.int32(d.partitionIndex ?? 0);
   w.int16(d.errorCode ?? 0);
@@ -181,9 +181,9 @@ export function writeTxnOffsetCommitResponseTxnOffsetCommitResponsePartition(w: 
   }
 }
 
-export function readTxnOffsetCommitResponseTxnOffsetCommitResponsePartition(r: Reader, v: number): TxnOffsetCommitResponseTxnOffsetCommitResponsePartition {
+export function readTxnOffsetCommitResponsePartition(r: Reader, v: number): TxnOffsetCommitResponsePartition {
   const flex = v >= 3;
-  const d: TxnOffsetCommitResponseTxnOffsetCommitResponsePartition = {
+  const d: TxnOffsetCommitResponsePartition = {
     partitionIndex: r.int32(),
     errorCode: r.int16(),
   };

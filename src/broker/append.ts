@@ -1,0 +1,148 @@
+// Appending a Produce request's records to a partition leader, with the
+// checks of Kafka's ReplicaManager, UnifiedLog and LogValidator in their
+// order (see kafka-semantics.md §2). Only batch headers are read; the bytes
+// are stored as sent, with the base offset and leader epoch written in.
+import {
+  Compression,
+  compressionOf,
+  readBatchHeader,
+  setBaseOffset,
+  setPartitionLeaderEpoch,
+  splitBatches,
+  updateCrc,
+  validateBatchHeader,
+  verifyCrc,
+  TIMESTAMP_TYPE_MASK,
+} from '../protocol/record-batch.js';
+import type { ErrorName } from '../protocol/errors.js';
+import type { Cluster, Topic } from './cluster.js';
+import type { Partition } from './partition.js';
+import { topicConfigValue } from './configs.js';
+
+export interface AppendOutcome {
+  error: ErrorName;
+  errorMessage: string | null;
+  baseOffset: number;
+  /** Offset of the last appended record (for acks=all waits). */
+  lastOffset: number;
+  logAppendTimeMs: number;
+  /** Whether the error was raised inside the log append (it decides log_start_offset in the answer). */
+  inAppend: boolean;
+}
+
+const failed = (error: ErrorName, errorMessage: string | null = null, inAppend = false): AppendOutcome => ({
+  error,
+  errorMessage,
+  baseOffset: -1,
+  lastOffset: -1,
+  logAppendTimeMs: -1,
+  inAppend,
+});
+
+export interface AppendRequest {
+  records: Buffer | null;
+  produceVersion: number;
+  acks: number;
+  clientId: string | null;
+}
+
+export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req: AppendRequest): AppendOutcome {
+  if (!req.records || req.records.length === 0) return failed('INVALID_RECORD', 'Produce requests with version 3 and above must have exactly one record batch per partition');
+  const split = splitBatches(req.records);
+  if (split.error === 'UNSUPPORTED_MAGIC') {
+    // Produce v3+ must carry magic 2 (ProduceRequest.validateRecords); older
+    // versions would need down-conversion, which kafkaesque does not do.
+    return req.produceVersion >= 3
+      ? failed('INVALID_RECORD', 'Produce requests with version 3 and above must have magic 2')
+      : failed('UNSUPPORTED_FOR_MESSAGE_FORMAT', null);
+  }
+  if (split.error) return failed(split.error);
+  if (req.produceVersion >= 3 && split.batches.length !== 1) {
+    return failed('INVALID_RECORD', 'Produce requests with version 3 and above must have exactly one record batch per partition');
+  }
+  for (const batch of split.batches) {
+    if (compressionOf(readBatchHeader(batch).attributes) === Compression.Zstd && req.produceVersion < 7) {
+      return failed('UNSUPPORTED_COMPRESSION_TYPE', null);
+    }
+  }
+  if (topic.internal && req.clientId !== '__admin_client') return failed('INVALID_TOPIC_EXCEPTION', `Cannot append to internal topic ${topic.name}`);
+  if (req.acks === -1) {
+    const required = Math.min(cluster.minInsyncReplicas(topic), p.replicas.length);
+    if (p.isr.length < required) {
+      return failed('NOT_ENOUGH_REPLICAS', `The size of the current ISR ${p.isr.length} is insufficient to satisfy the min.isr requirement of ${required} for partition ${topic.name}-${p.index}`);
+    }
+  }
+
+  const maxMessageBytes = Number(topicConfigValue(topic.configs, 'max.message.bytes'));
+  const logAppendTime = topicConfigValue(topic.configs, 'message.timestamp.type') === 'LogAppendTime';
+  const headers = split.batches.map((b) => readBatchHeader(b));
+  for (let i = 0; i < split.batches.length; i++) {
+    const batch = split.batches[i]!;
+    if (batch.length > maxMessageBytes) {
+      return failed('MESSAGE_TOO_LARGE', `The request included a message larger than the max message size the server will accept.`);
+    }
+    if (!verifyCrc(batch)) return failed('CORRUPT_MESSAGE', null);
+    const invalid = validateBatchHeader(headers[i]!);
+    if (invalid) return failed('INVALID_RECORD', invalid, true);
+  }
+
+  const now = cluster.clock.now();
+  const first = p.logEndOffset;
+  for (let i = 0; i < split.batches.length; i++) {
+    const h = headers[i]!;
+    // Own copy: a view would keep the whole request frame alive.
+    const bytes = Buffer.allocUnsafeSlow(split.batches[i]!.length);
+    split.batches[i]!.copy(bytes);
+    const baseOffset = p.logEndOffset;
+    setBaseOffset(bytes, baseOffset);
+    setPartitionLeaderEpoch(bytes, p.leaderEpoch);
+    let maxTimestamp = h.maxTimestamp;
+    if (logAppendTime) {
+      // LogAppendTime changes bytes under the CRC, so the broker recomputes it.
+      bytes.writeInt16BE(h.attributes | TIMESTAMP_TYPE_MASK, 21);
+      bytes.writeBigInt64BE(BigInt(now), 35);
+      updateCrc(bytes);
+      maxTimestamp = now;
+    }
+    p.log.append({ baseOffset, lastOffset: baseOffset + h.lastOffsetDelta, maxTimestamp, leaderEpoch: p.leaderEpoch, bytes });
+  }
+  cluster.replicate(p);
+  p.updateHighWatermark();
+  p.notify();
+  return {
+    error: 'NONE',
+    errorMessage: null,
+    baseOffset: first,
+    lastOffset: p.logEndOffset - 1,
+    logAppendTimeMs: logAppendTime ? now : -1,
+    inAppend: false,
+  };
+}
+
+/**
+ * acks=all: resolves once the high watermark covers lastOffset, or with
+ * REQUEST_TIMED_OUT after timeoutMs (the data stays, as in Kafka), or with
+ * NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below min.insync.replicas.
+ */
+export function awaitReplication(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number, timeoutMs: number): Promise<ErrorName> {
+  const check = (): ErrorName | null => {
+    if (p.leader < 0 || cluster.topic(topic.name) !== topic) return 'NOT_LEADER_OR_FOLLOWER';
+    if (p.highWatermark <= lastOffset) return null;
+    const required = Math.min(cluster.minInsyncReplicas(topic), p.replicas.length);
+    return p.isr.length < required ? 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' : 'NONE';
+  };
+  const now = check();
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = (result: ErrorName) => {
+      unsubscribe();
+      timer.cancel();
+      resolve(result);
+    };
+    const unsubscribe = p.onChange(() => {
+      const r = check();
+      if (r) done(r);
+    });
+    const timer = cluster.clock.setTimer(timeoutMs, () => done('REQUEST_TIMED_OUT'));
+  });
+}

@@ -1,0 +1,364 @@
+// The cluster model: broker nodes, topics and their partitions, leader
+// election and simulated replication. Plain state with one owner; the server
+// layer and the handlers call these methods, and so will the chaos layer.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from './clock.js';
+import { Partition } from './partition.js';
+import { validateTopicConfig } from './configs.js';
+import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
+import type { ErrorName } from '../protocol/errors.js';
+import type { Logger } from '../logger.js';
+
+export interface BrokerNode {
+  readonly nodeId: number;
+  /** Host and port that Metadata advertises for this node. */
+  host: string;
+  port: number;
+  rack: string | null;
+  alive: boolean;
+}
+
+export interface Topic {
+  readonly name: string;
+  readonly topicId: string;
+  readonly partitions: Partition[];
+  readonly configs: Map<string, string>;
+  readonly internal: boolean;
+}
+
+export interface ClusterModelOptions {
+  nodeIds: number[];
+  clusterId: string;
+  /** auto.create.topics.enable */
+  autoCreateTopics: boolean;
+  /** num.partitions */
+  defaultPartitions: number;
+  /** default.replication.factor */
+  defaultReplicationFactor: number;
+  /** Broker-level min.insync.replicas, used where a topic sets none. */
+  minInsyncReplicas: number;
+  /** How long followers take to copy a leader's appends; 0 = at once. */
+  replicationLagMs: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface CreateTopicSpec {
+  numPartitions?: number;
+  replicationFactor?: number;
+  /** Explicit replica lists per partition (CreateTopics assignments). */
+  assignments?: number[][];
+  configs?: Record<string, string | null>;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorName; message: string };
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const fail = <T>(error: ErrorName, message: string): Result<T> => ({ ok: false, error, message });
+
+export interface LeaderChange {
+  topic: string;
+  partition: number;
+  leader: number;
+  leaderEpoch: number;
+  unclean: boolean;
+  /** Offset the log was truncated to, when the new leader lacked the tail. */
+  truncatedFrom: number | null;
+}
+
+export interface ClusterEvents {
+  'node-stopped': [nodeId: number];
+  'node-started': [nodeId: number];
+  'leader-changed': [change: LeaderChange];
+  'topic-created': [topic: string];
+  'topic-deleted': [topic: string];
+}
+
+export class Cluster extends EventEmitter<ClusterEvents> {
+  readonly nodes = new Map<number, BrokerNode>();
+  readonly topics = new Map<string, Topic>();
+  private readonly topicsById = new Map<string, Topic>();
+  private readonly pausedFollowers = new Set<number>();
+  private placementCursor = 0;
+  readonly clock: Clock;
+  readonly log: Logger;
+
+  constructor(readonly options: ClusterModelOptions) {
+    super();
+    this.clock = options.clock;
+    this.log = options.logger;
+    for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
+  }
+
+  get clusterId(): string {
+    return this.options.clusterId;
+  }
+
+  liveNodes(): BrokerNode[] {
+    return [...this.nodes.values()].filter((n) => n.alive);
+  }
+
+  isAlive(nodeId: number): boolean {
+    return this.nodes.get(nodeId)?.alive ?? false;
+  }
+
+  /** The controller a KRaft broker reports: here, the lowest live node id. */
+  get controllerId(): number {
+    const live = this.liveNodes();
+    return live.length ? Math.min(...live.map((n) => n.nodeId)) : -1;
+  }
+
+  // ---------- topics ----------
+
+  topic(name: string): Topic | undefined {
+    return this.topics.get(name);
+  }
+
+  topicById(id: string): Topic | undefined {
+    return this.topicsById.get(id);
+  }
+
+  partition(topic: string, index: number): Partition | undefined {
+    return this.topics.get(topic)?.partitions[index];
+  }
+
+  /** Validates a topic creation without creating it (CreateTopics validate_only shares it). */
+  checkCreateTopic(name: string, spec: CreateTopicSpec): Result<{ replicas: number[][]; configs: Map<string, string> }> {
+    const invalid = invalidTopicReason(name);
+    if (invalid) return fail('INVALID_TOPIC_EXCEPTION', invalid);
+    if (this.topics.has(name)) return fail('TOPIC_ALREADY_EXISTS', `Topic '${name}' already exists.`);
+    const key = collisionKey(name);
+    for (const existing of this.topics.keys()) {
+      if (collisionKey(existing) === key) return fail('INVALID_TOPIC_EXCEPTION', `Topic '${name}' collides with existing topic: ${existing}`);
+    }
+    const configs = new Map<string, string>();
+    for (const [k, v] of Object.entries(spec.configs ?? {})) {
+      const why = validateTopicConfig(k, v);
+      if (why) return fail('INVALID_CONFIG', why);
+      configs.set(k, v!);
+    }
+    if (spec.assignments?.length) {
+      const live = new Set(this.nodes.keys());
+      for (const replicas of spec.assignments) {
+        if (replicas.length === 0 || new Set(replicas).size !== replicas.length || replicas.some((r) => !live.has(r))) {
+          return fail('INVALID_REPLICA_ASSIGNMENT', `Invalid replica assignment ${JSON.stringify(replicas)}`);
+        }
+      }
+      return ok({ replicas: spec.assignments, configs });
+    }
+    const rf = spec.replicationFactor === undefined || spec.replicationFactor === -1 ? this.options.defaultReplicationFactor : spec.replicationFactor;
+    const np = spec.numPartitions === undefined || spec.numPartitions === -1 ? this.options.defaultPartitions : spec.numPartitions;
+    if (rf <= 0) return fail('INVALID_REPLICATION_FACTOR', 'Replication factor must be larger than 0, or -1 to use the default value.');
+    if (np <= 0) return fail('INVALID_PARTITIONS', 'Number of partitions was set to an invalid non-positive value.');
+    const nodeIds = [...this.nodes.keys()].sort((a, b) => a - b);
+    if (rf > nodeIds.length) {
+      return fail('INVALID_REPLICATION_FACTOR', `Unable to replicate the partition ${rf} time(s): The target replication factor of ${rf} cannot be reached because only ${nodeIds.length} broker(s) are registered.`);
+    }
+    return ok({ replicas: this.placeReplicas(np, rf, nodeIds, this.placementCursor), configs });
+  }
+
+  /** Round-robin placement: partition p leads on node (start + p), followers after it, so leaders spread. */
+  private placeReplicas(count: number, rf: number, nodeIds: number[], start: number, firstPartition = 0): number[][] {
+    const out: number[][] = [];
+    for (let p = firstPartition; p < firstPartition + count; p++) {
+      const replicas: number[] = [];
+      for (let i = 0; i < rf; i++) replicas.push(nodeIds[(start + p + i) % nodeIds.length]!);
+      out.push(replicas);
+    }
+    return out;
+  }
+
+  createTopic(name: string, spec: CreateTopicSpec = {}): Result<Topic> {
+    const checked = this.checkCreateTopic(name, spec);
+    if (!checked.ok) return checked;
+    this.placementCursor++;
+    const topic: Topic = {
+      name,
+      topicId: randomUUID(),
+      partitions: checked.value.replicas.map((replicas, i) => new Partition(name, i, replicas)),
+      configs: checked.value.configs,
+      internal: INTERNAL_TOPICS.has(name),
+    };
+    for (const p of topic.partitions) {
+      const firstLive = p.replicas.find((r) => this.isAlive(r));
+      p.isr = p.replicas.filter((r) => this.isAlive(r));
+      if (firstLive === undefined) p.goOffline();
+      else p.leader = firstLive;
+    }
+    this.topics.set(name, topic);
+    this.topicsById.set(topic.topicId, topic);
+    this.log.debug({ topic: name, partitions: topic.partitions.length }, 'topic created');
+    this.emit('topic-created', name);
+    return ok(topic);
+  }
+
+  /** Metadata's auto-creation with the broker defaults; null when not allowed. */
+  autoCreateTopic(name: string): Result<Topic> | null {
+    if (!this.options.autoCreateTopics) return null;
+    const rf = Math.min(this.options.defaultReplicationFactor, this.nodes.size);
+    return this.createTopic(name, { numPartitions: this.options.defaultPartitions, replicationFactor: rf });
+  }
+
+  deleteTopic(name: string): Result<Topic> {
+    const topic = this.topics.get(name);
+    if (!topic) return fail('UNKNOWN_TOPIC_OR_PARTITION', 'This server does not host this topic-partition.');
+    this.topics.delete(name);
+    this.topicsById.delete(topic.topicId);
+    for (const p of topic.partitions) p.notify();
+    this.emit('topic-deleted', name);
+    return ok(topic);
+  }
+
+  createPartitions(name: string, totalCount: number, assignments?: number[][], validateOnly = false): Result<Topic> {
+    const topic = this.topics.get(name);
+    if (!topic) return fail('UNKNOWN_TOPIC_OR_PARTITION', `The topic '${name}' does not exist.`);
+    const current = topic.partitions.length;
+    if (totalCount < current) return fail('INVALID_PARTITIONS', `The topic ${name} currently has ${current} partition(s); ${totalCount} would not be an increase.`);
+    if (totalCount === current) return fail('INVALID_PARTITIONS', `Topic already has ${current} partition(s).`);
+    const rf = topic.partitions[0]?.replicas.length ?? 1;
+    const added = totalCount - current;
+    if (assignments && assignments.length !== added) return fail('INVALID_REPLICA_ASSIGNMENT', `Increasing the number of partitions by ${added} but ${assignments.length} assignments provided.`);
+    const nodeIds = [...this.nodes.keys()].sort((a, b) => a - b);
+    const replicas = assignments ?? this.placeReplicas(added, rf, nodeIds, this.placementCursor, current);
+    if (validateOnly) return ok(topic);
+    replicas.forEach((r, i) => {
+      const p = new Partition(name, current + i, r);
+      p.isr = r.filter((n) => this.isAlive(n));
+      const firstLive = r.find((n) => this.isAlive(n));
+      if (firstLive === undefined) p.goOffline();
+      else p.leader = firstLive;
+      topic.partitions.push(p);
+    });
+    return ok(topic);
+  }
+
+  /** A topic's min.insync.replicas, falling back to the broker's. */
+  minInsyncReplicas(topic: Topic): number {
+    const v = topic.configs.get('min.insync.replicas');
+    return v === undefined ? this.options.minInsyncReplicas : Number(v);
+  }
+
+  // ---------- replication ----------
+
+  /** Lets followers copy the leader's new records, at once or after the replication lag. */
+  replicate(p: Partition): void {
+    const target = p.logEndOffset;
+    for (const r of p.replicas) {
+      if (r === p.leader || !this.canFollow(r)) continue;
+      if (this.options.replicationLagMs <= 0) this.catchUp(p, r, target);
+      else this.clock.setTimer(this.options.replicationLagMs, () => this.catchUp(p, r, target));
+    }
+  }
+
+  private canFollow(nodeId: number): boolean {
+    return this.isAlive(nodeId) && !this.pausedFollowers.has(nodeId);
+  }
+
+  private catchUp(p: Partition, nodeId: number, target: number): void {
+    if (p.leader < 0 || p.leader === nodeId || !this.canFollow(nodeId)) return;
+    p.setReplicaLogEndOffset(nodeId, Math.max(p.replicaLogEndOffset(nodeId), target));
+    // A follower that has everything the leader has rejoins the ISR.
+    if (!p.isr.includes(nodeId) && p.replicaLogEndOffset(nodeId) >= p.logEndOffset) {
+      p.setIsr(p.replicas.filter((r) => r === nodeId || p.isr.includes(r)));
+    }
+  }
+
+  /** Sets how long followers lag behind leaders (ms); 0 makes replication immediate. */
+  setReplicationLag(ms: number): void {
+    this.options.replicationLagMs = Math.max(0, ms);
+  }
+
+  /** Stops the followers on a node from copying anything (they stay in the ISR, so acks=all waits). */
+  pauseReplication(nodeId: number): void {
+    this.pausedFollowers.add(nodeId);
+  }
+
+  resumeReplication(nodeId: number): void {
+    this.pausedFollowers.delete(nodeId);
+    for (const p of this.allPartitions()) if (p.replicas.includes(nodeId)) this.catchUp(p, nodeId, p.logEndOffset);
+  }
+
+  /** Takes a follower out of the ISR (as replica.lag.time.max.ms would). */
+  shrinkIsr(topic: string, partition: number, nodeId: number): void {
+    const p = this.partition(topic, partition);
+    if (!p || nodeId === p.leader) return;
+    p.setIsr(p.isr.filter((r) => r !== nodeId));
+  }
+
+  *allPartitions(): Iterable<Partition> {
+    for (const t of this.topics.values()) yield* t.partitions;
+  }
+
+  // ---------- leadership and node lifecycle ----------
+
+  /**
+   * Elects a leader: the given node, or the first live replica (in assignment
+   * order) that is in the ISR. Unclean election may pick a replica outside
+   * the ISR; the log is truncated to what the new leader has.
+   */
+  electLeader(topic: string, partition: number, opts: { nodeId?: number; unclean?: boolean } = {}): Result<LeaderChange> {
+    const p = this.partition(topic, partition);
+    if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION', `${topic}-${partition} does not exist`);
+    let candidate: number | undefined;
+    if (opts.nodeId !== undefined) {
+      if (!p.replicas.includes(opts.nodeId)) return fail('INVALID_REPLICA_ASSIGNMENT', `node ${opts.nodeId} holds no replica of ${topic}-${partition}`);
+      if (!this.isAlive(opts.nodeId)) return fail('BROKER_NOT_AVAILABLE', `node ${opts.nodeId} is stopped`);
+      if (!p.isr.includes(opts.nodeId) && !opts.unclean) return fail('ELIGIBLE_LEADERS_NOT_AVAILABLE', `node ${opts.nodeId} is not in the ISR of ${topic}-${partition}; use unclean election`);
+      candidate = opts.nodeId;
+    } else {
+      candidate = p.replicas.find((r) => r !== p.leader && p.isr.includes(r) && this.isAlive(r));
+      if (candidate === undefined && opts.unclean) candidate = p.replicas.find((r) => r !== p.leader && this.isAlive(r));
+      if (candidate === undefined) return fail('ELIGIBLE_LEADERS_NOT_AVAILABLE', `no other eligible replica for ${topic}-${partition}`);
+    }
+    const unclean = !p.isr.includes(candidate);
+    const { truncatedFrom } = p.becomeLeader(candidate);
+    const isr = unclean ? [candidate] : p.isr.filter((r) => this.isAlive(r) && p.replicaLogEndOffset(r) <= p.logEndOffset);
+    p.setIsr(isr.includes(candidate) ? isr : [candidate, ...isr]);
+    this.replicate(p);
+    const change: LeaderChange = { topic, partition, leader: candidate, leaderEpoch: p.leaderEpoch, unclean, truncatedFrom };
+    this.log.info(change, 'leader changed');
+    this.emit('leader-changed', change);
+    return ok(change);
+  }
+
+  /** Stops a node: it leaves every ISR (unless it is the last member), and its leaderships move. */
+  stopNode(nodeId: number): Result<void> {
+    const node = this.nodes.get(nodeId);
+    if (!node) return fail('BROKER_NOT_AVAILABLE', `no node ${nodeId}`);
+    if (!node.alive) return ok(undefined);
+    node.alive = false;
+    for (const p of this.allPartitions()) {
+      if (!p.replicas.includes(nodeId)) continue;
+      if (p.isr.length > 1) p.setIsr(p.isr.filter((r) => r !== nodeId));
+      if (p.leader === nodeId) {
+        const next = p.replicas.find((r) => r !== nodeId && p.isr.includes(r) && this.isAlive(r));
+        if (next === undefined) {
+          p.goOffline();
+          this.emit('leader-changed', { topic: p.topic, partition: p.index, leader: -1, leaderEpoch: p.leaderEpoch, unclean: false, truncatedFrom: null });
+        } else {
+          this.electLeader(p.topic, p.index, { nodeId: next });
+        }
+      }
+    }
+    this.log.info({ nodeId }, 'node stopped');
+    this.emit('node-stopped', nodeId);
+    return ok(undefined);
+  }
+
+  /** Starts a stopped node: its replicas catch up, and offline partitions it can lead come back. */
+  startNode(nodeId: number): Result<void> {
+    const node = this.nodes.get(nodeId);
+    if (!node) return fail('BROKER_NOT_AVAILABLE', `no node ${nodeId}`);
+    if (node.alive) return ok(undefined);
+    node.alive = true;
+    for (const p of this.allPartitions()) {
+      if (!p.replicas.includes(nodeId)) continue;
+      if (p.leader < 0 && p.isr.includes(nodeId)) this.electLeader(p.topic, p.index, { nodeId });
+      else if (p.leader >= 0) this.catchUp(p, nodeId, p.logEndOffset);
+    }
+    this.log.info({ nodeId }, 'node started');
+    this.emit('node-started', nodeId);
+    return ok(undefined);
+  }
+}

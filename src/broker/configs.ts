@@ -1,0 +1,66 @@
+// Topic and broker configs: names, defaults and validation as a 3.9 broker
+// has them (LogConfig and ServerLogConfigs), for CreateTopics, DescribeConfigs,
+// AlterConfigs and IncrementalAlterConfigs. Values are strings, as on the wire.
+
+type Validator = (value: string) => string | null;
+
+const long: Validator = (v) => (/^-?\d+$/.test(v.trim()) ? null : `${v} is not a whole number`);
+const positiveInt: Validator = (v) => (/^\d+$/.test(v.trim()) && Number(v) >= 1 ? null : `${v} must be a whole number >= 1`);
+const oneOf =
+  (...allowed: string[]): Validator =>
+  (v) =>
+    allowed.includes(v) ? null : `${v} is not one of ${allowed.join(', ')}`;
+const bool: Validator = oneOf('true', 'false');
+const ratio: Validator = (v) => (Number(v) >= 0 && Number(v) <= 1 ? null : `${v} must be between 0 and 1`);
+const cleanupPolicy: Validator = (v) =>
+  v.split(',').every((p) => ['delete', 'compact'].includes(p.trim())) ? null : `${v} is not a list of delete, compact`;
+
+export interface ConfigDef {
+  readonly default: string;
+  readonly validate: Validator;
+  /** Describe type, as DescribeConfigs v3+ reports it (ConfigType in Kafka: 1 boolean, 2 string, 3 int, 5 long, 6 double, 7 list). */
+  readonly type: number;
+  readonly sensitive?: boolean;
+}
+
+export const topicConfigDefs: ReadonlyMap<string, ConfigDef> = new Map<string, ConfigDef>([
+  ['cleanup.policy', { default: 'delete', validate: cleanupPolicy, type: 7 }],
+  ['compression.type', { default: 'producer', validate: oneOf('producer', 'uncompressed', 'gzip', 'snappy', 'lz4', 'zstd'), type: 2 }],
+  ['delete.retention.ms', { default: '86400000', validate: long, type: 5 }],
+  ['file.delete.delay.ms', { default: '60000', validate: long, type: 5 }],
+  ['flush.messages', { default: '9223372036854775807', validate: long, type: 5 }],
+  ['flush.ms', { default: '9223372036854775807', validate: long, type: 5 }],
+  ['index.interval.bytes', { default: '4096', validate: long, type: 3 }],
+  ['max.compaction.lag.ms', { default: '9223372036854775807', validate: long, type: 5 }],
+  ['max.message.bytes', { default: '1048588', validate: long, type: 3 }],
+  ['message.downconversion.enable', { default: 'true', validate: bool, type: 1 }],
+  ['message.timestamp.after.max.ms', { default: '9223372036854775807', validate: long, type: 5 }],
+  ['message.timestamp.before.max.ms', { default: '9223372036854775807', validate: long, type: 5 }],
+  ['message.timestamp.difference.max.ms', { default: '9223372036854775807', validate: long, type: 5 }],
+  ['message.timestamp.type', { default: 'CreateTime', validate: oneOf('CreateTime', 'LogAppendTime'), type: 2 }],
+  ['min.cleanable.dirty.ratio', { default: '0.5', validate: ratio, type: 6 }],
+  ['min.compaction.lag.ms', { default: '0', validate: long, type: 5 }],
+  ['min.insync.replicas', { default: '1', validate: positiveInt, type: 3 }],
+  ['preallocate', { default: 'false', validate: bool, type: 1 }],
+  ['retention.bytes', { default: '-1', validate: long, type: 5 }],
+  ['retention.ms', { default: '604800000', validate: long, type: 5 }],
+  ['segment.bytes', { default: '1073741824', validate: positiveInt, type: 3 }],
+  ['segment.index.bytes', { default: '10485760', validate: positiveInt, type: 3 }],
+  ['segment.jitter.ms', { default: '0', validate: long, type: 5 }],
+  ['segment.ms', { default: '604800000', validate: long, type: 5 }],
+  ['unclean.leader.election.enable', { default: 'false', validate: bool, type: 1 }],
+]);
+
+/** Checks one topic config; returns the reason it is refused, or null. */
+export function validateTopicConfig(name: string, value: string | null): string | null {
+  const def = topicConfigDefs.get(name);
+  if (!def) return `Unknown topic config name: ${name}`;
+  if (value === null) return `Null value not supported for topic configs: ${name}`;
+  const why = def.validate(value);
+  return why ? `Invalid value ${value} for configuration ${name}: ${why}` : null;
+}
+
+/** A topic's effective value of a config (its override, else the default). */
+export function topicConfigValue(overrides: ReadonlyMap<string, string>, name: string): string {
+  return overrides.get(name) ?? topicConfigDefs.get(name)?.default ?? '';
+}

@@ -1,0 +1,82 @@
+// Produce (0), v0-11. Appends each partition's batch on its leader
+// (broker/append.ts), then answers at once (acks=1), after the high
+// watermark covers the batch (acks=all), or never (acks=0, which closes the
+// connection instead if any partition failed).
+// Differs from Kafka: magic 0/1 message sets (Produce v0-2 from pre-0.11
+// clients) are refused with UNSUPPORTED_FOR_MESSAGE_FORMAT, not converted.
+import { ProduceApi, type ProduceResponsePartitionProduceResponse } from '../../protocol/messages/index.js';
+import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
+import type { MessageInput } from '../../protocol/api-schema.js';
+import { appendRecords, awaitReplication, type AppendOutcome } from '../append.js';
+import type { Partition } from '../partition.js';
+import type { Topic } from '../cluster.js';
+import { CLOSE_CONNECTION, NO_RESPONSE, defineHandler } from './handler.js';
+import { leaderEndpoints } from './shared.js';
+
+type PartitionAnswer = MessageInput<ProduceResponsePartitionProduceResponse>;
+
+/** Errors known before the append get log_start_offset -1 (ReplicaManager); the others carry the real one. */
+const BEFORE_APPEND = new Set<ErrorName>([
+  'UNKNOWN_TOPIC_OR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE',
+  'CORRUPT_MESSAGE', 'KAFKA_STORAGE_ERROR', 'INVALID_REQUIRED_ACKS',
+]);
+
+export default defineHandler(ProduceApi, async (req, ctx) => {
+  const { cluster } = ctx;
+  const version = ctx.apiVersion;
+  const validAcks = req.acks === -1 || req.acks === 0 || req.acks === 1;
+  const waits: Promise<void>[] = [];
+  const notLeader: Partition[] = [];
+  let anyError = false;
+
+  const answer = (p: Partition | undefined, index: number, error: ErrorName, outcome?: AppendOutcome): PartitionAnswer => {
+    if (error !== 'NONE') anyError = true;
+    const ok = error === 'NONE';
+    return {
+      index,
+      errorCode: ErrorCode[error],
+      baseOffset: ok && outcome ? outcome.baseOffset : -1,
+      logAppendTimeMs: ok && outcome ? outcome.logAppendTimeMs : -1,
+      logStartOffset: p && (ok || !BEFORE_APPEND.has(error)) && (ok || outcome?.inAppend) ? p.logStartOffset : -1,
+      errorMessage: version >= 8 ? (outcome?.errorMessage ?? null) : null,
+      currentLeader: error === 'NOT_LEADER_OR_FOLLOWER' && p ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : undefined,
+    };
+  };
+
+  const responses = req.topicData.map((t) => {
+    const topic: Topic | undefined = cluster.topic(t.name);
+    return {
+      name: t.name,
+      partitionResponses: t.partitionData.map((pd) => {
+        const p = topic?.partitions[pd.index];
+        if (!topic || !p) return answer(undefined, pd.index, 'UNKNOWN_TOPIC_OR_PARTITION');
+        if (!validAcks) return answer(p, pd.index, 'INVALID_REQUIRED_ACKS');
+        if (p.leader !== ctx.nodeId) {
+          notLeader.push(p);
+          return answer(p, pd.index, 'NOT_LEADER_OR_FOLLOWER');
+        }
+        const outcome = appendRecords(cluster, topic, p, { records: pd.records, produceVersion: version, acks: req.acks, clientId: ctx.clientId });
+        const a = answer(p, pd.index, outcome.error, outcome);
+        if (outcome.error === 'NONE' && req.acks === -1) {
+          waits.push(
+            awaitReplication(cluster, topic, p, outcome.lastOffset, req.timeoutMs).then((result) => {
+              if (result !== 'NONE') {
+                a.errorCode = ErrorCode[result];
+                if (result === 'NOT_LEADER_OR_FOLLOWER') a.baseOffset = -1;
+              }
+            }),
+          );
+        }
+        return a;
+      }),
+    };
+  });
+
+  if (req.acks === 0) return anyError ? CLOSE_CONNECTION : NO_RESPONSE;
+  await Promise.all(waits);
+  return {
+    responses,
+    throttleTimeMs: 0,
+    nodeEndpoints: version >= 10 ? leaderEndpoints(cluster, notLeader) : [],
+  };
+});

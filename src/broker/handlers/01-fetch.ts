@@ -1,0 +1,175 @@
+// Fetch (1), v0-17. Reads whole stored batches up to the high watermark
+// (read_uncommitted) or the last stable offset (read_committed), within the
+// request's byte limits; parks the request until min_bytes are readable or
+// max_wait_ms passes, woken by partition changes rather than polling.
+// Differs from Kafka: fetch sessions are never created (session id 0 is
+// always a valid answer, and clients then send full fetches); a partial
+// trailing batch is never returned, only whole batches (v3+).
+import { FetchApi, type FetchRequest, type FetchResponsePartitionData } from '../../protocol/messages/index.js';
+import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
+import type { MessageInput } from '../../protocol/api-schema.js';
+import type { Partition } from '../partition.js';
+import type { RequestContext } from './handler.js';
+import { defineHandler } from './handler.js';
+import { leaderEndpoints } from './shared.js';
+
+/** fetch.max.bytes default (55 MiB). */
+const FETCH_MAX_BYTES = 57671680;
+const READ_COMMITTED = 1;
+
+type PartitionData = MessageInput<FetchResponsePartitionData>;
+
+interface Target {
+  topic: string;
+  topicId: string;
+  index: number;
+  partition: Partition | undefined;
+  unknownError: ErrorName;
+  request: FetchRequest['topics'][number]['partitions'][number];
+}
+
+function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
+  const byId = ctx.apiVersion >= 13;
+  return req.topics.flatMap((t) => {
+    const topic = byId ? ctx.cluster.topicById(t.topicId) : ctx.cluster.topic(t.topic);
+    return t.partitions.map((rp) => ({
+      topic: topic?.name ?? t.topic,
+      topicId: byId ? t.topicId : (topic?.topicId ?? t.topicId),
+      index: rp.partition,
+      partition: topic?.partitions[rp.partition],
+      unknownError: (byId && !topic ? 'UNKNOWN_TOPIC_ID' : 'UNKNOWN_TOPIC_OR_PARTITION') as ErrorName,
+      request: rp,
+    }));
+  });
+}
+
+/** The error a partition answers with before any read, or null. */
+function partitionError(t: Target, ctx: RequestContext): ErrorName | null {
+  const p = t.partition;
+  if (!p || !ctx.cluster.topic(p.topic)) return t.unknownError;
+  if (p.leader !== ctx.nodeId) return 'NOT_LEADER_OR_FOLLOWER';
+  const epoch = t.request.currentLeaderEpoch;
+  if (ctx.apiVersion >= 9 && epoch >= 0) {
+    if (epoch < p.leaderEpoch) return 'FENCED_LEADER_EPOCH';
+    if (epoch > p.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+  }
+  const offset = t.request.fetchOffset;
+  if (offset < p.logStartOffset || offset > p.logEndOffset) return 'OFFSET_OUT_OF_RANGE';
+  return null;
+}
+
+function readBound(p: Partition, isolation: number): number {
+  return isolation === READ_COMMITTED ? p.lastStableOffset : p.highWatermark;
+}
+
+export default defineHandler(FetchApi, async (req, ctx) => {
+  const version = ctx.apiVersion;
+  const isolation = version >= 4 ? req.isolationLevel : 0;
+  const budget = Math.min(version >= 3 ? req.maxBytes : 0x7fffffff, FETCH_MAX_BYTES);
+  const minBytes = Math.min(req.minBytes, budget);
+  const targets = resolveTargets(req, ctx);
+
+  if (version >= 7 && req.sessionEpoch > 0) {
+    // We never hand out sessions, so an incremental fetch names one we do not know.
+    return { errorCode: ErrorCode.FETCH_SESSION_ID_NOT_FOUND, sessionId: 0, responses: [] };
+  }
+
+  const available = (): { bytes: number; error: boolean } => {
+    let bytes = 0;
+    let error = false;
+    for (const t of targets) {
+      if (partitionError(t, ctx)) {
+        error = true;
+        continue;
+      }
+      const p = t.partition!;
+      bytes += p.log.bytesBetween(t.request.fetchOffset, readBound(p, isolation), Math.min(t.request.partitionMaxBytes, budget));
+    }
+    return { bytes, error };
+  };
+
+  const first = available();
+  if (!(req.maxWaitMs <= 0 || targets.length === 0 || first.error || first.bytes >= minBytes)) {
+    await parkUntil(ctx, targets, req.maxWaitMs, () => {
+      const a = available();
+      return a.error || a.bytes >= minBytes;
+    });
+  }
+  return read(req, ctx, targets, isolation, budget);
+});
+
+/** Waits for any watched partition to change enough, or for the timeout. */
+function parkUntil(ctx: RequestContext, targets: Target[], maxWaitMs: number, ready: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const unsubscribers: (() => void)[] = [];
+    const done = () => {
+      for (const u of unsubscribers) u();
+      timer.cancel();
+      resolve();
+    };
+    const timer = ctx.cluster.clock.setTimer(maxWaitMs, done);
+    for (const t of targets) {
+      if (t.partition) unsubscribers.push(t.partition.onChange(() => ready() && done()));
+    }
+  });
+}
+
+function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolation: number, budget: number) {
+  const version = ctx.apiVersion;
+  let remaining = budget;
+  let gotData = false;
+  const notLeader: Partition[] = [];
+  const byTopic = new Map<string, { topic: string; topicId: string; partitions: PartitionData[] }>();
+  for (const t of targets) {
+    const key = version >= 13 ? t.topicId : t.topic;
+    let entry = byTopic.get(key);
+    if (!entry) byTopic.set(key, (entry = { topic: t.topic, topicId: t.topicId, partitions: [] }));
+    const error = partitionError(t, ctx);
+    const p = t.partition;
+    if (error || !p) {
+      if (error === 'NOT_LEADER_OR_FOLLOWER' && p) notLeader.push(p);
+      const fenced = (error === 'NOT_LEADER_OR_FOLLOWER' || error === 'FENCED_LEADER_EPOCH') && p && version >= 12;
+      entry.partitions.push({
+        partitionIndex: t.index,
+        errorCode: ErrorCode[error ?? 'UNKNOWN_TOPIC_OR_PARTITION'],
+        highWatermark: -1,
+        lastStableOffset: -1,
+        logStartOffset: -1,
+        currentLeader: fenced ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : undefined,
+        abortedTransactions: null,
+        records: null,
+      });
+      continue;
+    }
+    const limit = Math.min(t.request.partitionMaxBytes, remaining);
+    const minOne = version >= 3 && !gotData;
+    let batches = p.log.read(t.request.fetchOffset, readBound(p, isolation), limit, minOne);
+    let records: Buffer;
+    if (batches.length === 0 && version < 3 && limit > 0) {
+      // v0-2 have a hard limit and no minimum of one batch: an oversized first batch comes back cut.
+      const next = p.log.read(t.request.fetchOffset, readBound(p, isolation), Infinity, true)[0];
+      records = next ? next.bytes.subarray(0, limit) : Buffer.alloc(0);
+      batches = [];
+    } else {
+      records = batches.length === 1 ? batches[0]!.bytes : Buffer.concat(batches.map((b) => b.bytes));
+    }
+    if (records.length > 0) gotData = true;
+    remaining -= records.length;
+    entry.partitions.push({
+      partitionIndex: t.index,
+      errorCode: ErrorCode.NONE,
+      highWatermark: p.highWatermark,
+      lastStableOffset: p.lastStableOffset,
+      logStartOffset: p.logStartOffset,
+      abortedTransactions: isolation === READ_COMMITTED ? [] : null,
+      records,
+    });
+  }
+  return {
+    throttleTimeMs: 0,
+    errorCode: ErrorCode.NONE,
+    sessionId: 0,
+    responses: [...byTopic.values()],
+    nodeEndpoints: version >= 16 ? leaderEndpoints(ctx.cluster, notLeader) : [],
+  };
+}

@@ -1,0 +1,73 @@
+// Metadata (3), v0-12. Live brokers with their advertised addresses, and
+// each topic's partitions with leader, epoch, replicas, ISR and offline
+// replicas. A missing topic is auto-created when the request and the broker
+// allow it, and this response reports UNKNOWN_TOPIC_OR_PARTITION for it, as a
+// KRaft broker does; the topic shows up in the next response.
+import { MetadataApi, type MetadataResponseTopic } from '../../protocol/messages/index.js';
+import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
+import type { MessageInput } from '../../protocol/api-schema.js';
+import { ZERO_UUID } from '../../protocol/primitives.js';
+import type { Cluster, Topic } from '../cluster.js';
+import { invalidTopicReason } from '../topic-names.js';
+import { defineHandler } from './handler.js';
+
+type TopicAnswer = MessageInput<MetadataResponseTopic>;
+
+function describeTopic(cluster: Cluster, topic: Topic): TopicAnswer {
+  return {
+    errorCode: ErrorCode.NONE,
+    name: topic.name,
+    topicId: topic.topicId,
+    isInternal: topic.internal,
+    partitions: topic.partitions.map((p) => ({
+      errorCode: p.leader < 0 ? ErrorCode.LEADER_NOT_AVAILABLE : ErrorCode.NONE,
+      partitionIndex: p.index,
+      leaderId: p.leader,
+      leaderEpoch: p.leaderEpoch,
+      replicaNodes: p.replicas,
+      isrNodes: p.isr,
+      offlineReplicas: p.replicas.filter((r) => !cluster.isAlive(r)),
+    })),
+  };
+}
+
+const missing = (name: string | null, error: ErrorName, topicId = ZERO_UUID): TopicAnswer => ({
+  errorCode: ErrorCode[error],
+  name,
+  topicId,
+  partitions: [],
+});
+
+export default defineHandler(MetadataApi, (req, ctx) => {
+  const { cluster } = ctx;
+  const version = ctx.apiVersion;
+  const allTopics = req.topics === null || (version === 0 && req.topics.length === 0);
+  let topics: TopicAnswer[];
+  if (allTopics) {
+    topics = [...cluster.topics.values()].map((t) => describeTopic(cluster, t));
+  } else {
+    const allowCreate = version < 4 || req.allowAutoTopicCreation;
+    topics = req.topics!.map((rt) => {
+      if (rt.name === null) {
+        if (version < 12) return missing(null, 'INVALID_REQUEST');
+        const byId = cluster.topicById(rt.topicId);
+        return byId ? describeTopic(cluster, byId) : missing(null, 'UNKNOWN_TOPIC_ID', rt.topicId);
+      }
+      const topic = cluster.topic(rt.name);
+      if (topic) return describeTopic(cluster, topic);
+      if (invalidTopicReason(rt.name)) return missing(rt.name, 'INVALID_TOPIC_EXCEPTION');
+      if (allowCreate) {
+        const created = cluster.autoCreateTopic(rt.name);
+        if (created && !created.ok) return missing(rt.name, created.error);
+      }
+      return missing(rt.name, 'UNKNOWN_TOPIC_OR_PARTITION');
+    });
+  }
+  return {
+    throttleTimeMs: 0,
+    brokers: cluster.liveNodes().map((n) => ({ nodeId: n.nodeId, host: n.host, port: n.port, rack: n.rack })),
+    clusterId: cluster.clusterId,
+    controllerId: cluster.controllerId,
+    topics,
+  };
+});

@@ -1,0 +1,65 @@
+// CreateTopics (19), v0-7. Validates as KRaft's ReplicationControlManager
+// does (names, collisions, configs, assignments, partition and replication
+// counts, in Kafka's order) and creates at once; validate_only checks only.
+// Any node accepts it (KRaft brokers forward to the controller).
+import { CreateTopicsApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { topicConfigDefs } from '../configs.js';
+import { defineHandler } from './handler.js';
+
+const CONFIG_SOURCE_TOPIC = 1;
+const CONFIG_SOURCE_DEFAULT = 5;
+
+export default defineHandler(CreateTopicsApi, (req, ctx) => {
+  const { cluster } = ctx;
+  const version = ctx.apiVersion;
+  const counts = new Map<string, number>();
+  for (const t of req.topics) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
+  return {
+    throttleTimeMs: 0,
+    topics: req.topics.map((t) => {
+      const fail = (error: keyof typeof ErrorCode, message: string) => ({
+        name: t.name,
+        errorCode: ErrorCode[error],
+        errorMessage: version >= 1 ? message : null,
+        numPartitions: -1,
+        replicationFactor: -1,
+        configs: version >= 5 ? [] : null,
+      });
+      if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
+      if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
+      if (t.assignments.length > 0 && (t.numPartitions !== -1 || t.replicationFactor !== -1)) {
+        return fail('INVALID_REQUEST', 'Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.');
+      }
+      const assignments = t.assignments.length ? [...t.assignments].sort((a, b) => a.partitionIndex - b.partitionIndex) : undefined;
+      if (assignments?.some((a, i) => a.partitionIndex !== i)) return fail('INVALID_REPLICA_ASSIGNMENT', 'Partitions must be numbered contiguously from 0.');
+      const spec = {
+        numPartitions: t.numPartitions,
+        replicationFactor: t.replicationFactor,
+        assignments: assignments?.map((a) => a.brokerIds),
+        configs: Object.fromEntries(t.configs.map((c) => [c.name, c.value])),
+      };
+      const result = req.validateOnly ? cluster.checkCreateTopic(t.name, spec) : cluster.createTopic(t.name, spec);
+      if (!result.ok) return fail(result.error, result.message);
+      const topic = cluster.topic(t.name);
+      const partitions = topic?.partitions.length ?? (assignments?.length ?? (t.numPartitions === -1 ? cluster.options.defaultPartitions : t.numPartitions));
+      const rf = topic?.partitions[0]?.replicas.length ?? (t.replicationFactor === -1 ? cluster.options.defaultReplicationFactor : t.replicationFactor);
+      const overrides = new Map(t.configs.map((c) => [c.name, c.value ?? '']));
+      return {
+        name: t.name,
+        topicId: topic?.topicId,
+        errorCode: ErrorCode.NONE,
+        errorMessage: null,
+        numPartitions: partitions,
+        replicationFactor: rf,
+        configs: [...topicConfigDefs].map(([name, def]) => ({
+          name,
+          value: overrides.get(name) ?? def.default,
+          readOnly: false,
+          configSource: overrides.has(name) ? CONFIG_SOURCE_TOPIC : CONFIG_SOURCE_DEFAULT,
+          isSensitive: false,
+        })),
+      };
+    }),
+  };
+});

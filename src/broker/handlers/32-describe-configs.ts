@@ -1,0 +1,31 @@
+// DescribeConfigs (32), v0-4: topic configs with their defaults and
+// overrides, and the broker configs that shape this cluster.
+// Differs from Kafka: synonyms are not listed; documentation is null.
+import { DescribeConfigsApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { describeConfigs } from '../config-resources.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(DescribeConfigsApi, (req, ctx) => ({
+  throttleTimeMs: 0,
+  results: req.resources.map((r) => {
+    const result = describeConfigs(ctx.cluster, r.resourceType, r.resourceName, r.configurationKeys);
+    if (!result.ok) return { errorCode: ErrorCode[result.error], errorMessage: result.message, resourceType: r.resourceType, resourceName: r.resourceName, configs: [] };
+    return {
+      errorCode: ErrorCode.NONE,
+      errorMessage: null,
+      resourceType: r.resourceType,
+      resourceName: r.resourceName,
+      configs: result.value.map((c) => ({
+        name: c.name,
+        value: c.value,
+        readOnly: c.readOnly,
+        isDefault: c.isDefault,
+        configSource: c.source,
+        isSensitive: c.sensitive,
+        configType: c.type,
+        documentation: null,
+      })),
+    };
+  }),
+}));

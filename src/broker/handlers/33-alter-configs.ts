@@ -1,0 +1,19 @@
+// AlterConfigs (33), v0-2: replaces a resource's whole set of overrides.
+import { AlterConfigsApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { alterConfigs } from '../config-resources.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(AlterConfigsApi, (req, ctx) => ({
+  throttleTimeMs: 0,
+  responses: req.resources.map((r) => {
+    const ops = r.configs.map((c) => ({ name: c.name, op: 'set' as const, value: c.value }));
+    const result = alterConfigs(ctx.cluster, r.resourceType, r.resourceName, ops, { replace: true, validateOnly: req.validateOnly });
+    return {
+      errorCode: result.ok ? ErrorCode.NONE : ErrorCode[result.error],
+      errorMessage: result.ok ? null : result.message,
+      resourceType: r.resourceType,
+      resourceName: r.resourceName,
+    };
+  }),
+}));

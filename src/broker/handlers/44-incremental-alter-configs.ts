@@ -1,0 +1,25 @@
+// IncrementalAlterConfigs (44), v0-1: SET, DELETE, APPEND and SUBTRACT on
+// single configs, leaving the others as they are.
+import { IncrementalAlterConfigsApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { alterConfigs, type ConfigOp } from '../config-resources.js';
+import { defineHandler } from './handler.js';
+
+const OPS: ConfigOp['op'][] = ['set', 'delete', 'append', 'subtract'];
+
+export default defineHandler(IncrementalAlterConfigsApi, (req, ctx) => ({
+  throttleTimeMs: 0,
+  responses: req.resources.map((r) => {
+    const answer = (error: keyof typeof ErrorCode, message: string | null) => ({
+      errorCode: ErrorCode[error],
+      errorMessage: message,
+      resourceType: r.resourceType,
+      resourceName: r.resourceName,
+    });
+    const bad = r.configs.find((c) => OPS[c.configOperation] === undefined);
+    if (bad) return answer('INVALID_REQUEST', `Unknown config operation ${bad.configOperation} for ${bad.name}`);
+    const ops = r.configs.map((c) => ({ name: c.name, op: OPS[c.configOperation]!, value: c.value }));
+    const result = alterConfigs(ctx.cluster, r.resourceType, r.resourceName, ops, { replace: false, validateOnly: req.validateOnly });
+    return result.ok ? answer('NONE', null) : answer(result.error, result.message);
+  }),
+}));

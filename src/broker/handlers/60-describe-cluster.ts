@@ -1,0 +1,24 @@
+// DescribeCluster (60), v0-1: live brokers, cluster id and controller.
+// Only the brokers endpoint type (1) is served; controllers (2) are refused
+// with UNSUPPORTED_ENDPOINT_TYPE, as a broker does.
+import { DescribeClusterApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { defineHandler } from './handler.js';
+
+const BROKERS = 1;
+
+export default defineHandler(DescribeClusterApi, (req, ctx) => {
+  const { cluster } = ctx;
+  if (ctx.apiVersion >= 1 && req.endpointType !== BROKERS) {
+    return { errorCode: ErrorCode.UNSUPPORTED_ENDPOINT_TYPE, errorMessage: 'The broker does not serve controller endpoints.', endpointType: req.endpointType, clusterId: cluster.clusterId };
+  }
+  return {
+    throttleTimeMs: 0,
+    errorCode: ErrorCode.NONE,
+    errorMessage: null,
+    endpointType: BROKERS,
+    clusterId: cluster.clusterId,
+    controllerId: cluster.controllerId,
+    brokers: cluster.liveNodes().map((n) => ({ brokerId: n.nodeId, host: n.host, port: n.port, rack: n.rack })),
+  };
+});

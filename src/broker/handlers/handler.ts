@@ -1,0 +1,45 @@
+// The contract between the server layer and one API's handler. A handler
+// translates a decoded request into calls on the cluster model and builds the
+// response; it returns protocol errors in response fields. Throwing means one
+// thing: close this connection.
+import type { ApiSchema, MessageInput } from '../../protocol/api-schema.js';
+import type { Cluster } from '../cluster.js';
+import type { Logger } from '../../logger.js';
+
+export interface RequestContext {
+  readonly cluster: Cluster;
+  /** The broker node whose listener received the request. */
+  readonly nodeId: number;
+  readonly apiVersion: number;
+  readonly correlationId: number;
+  readonly clientId: string | null;
+  /** The client's address as Kafka prints it in DescribeGroups ("/127.0.0.1"). */
+  readonly clientHost: string;
+  readonly log: Logger;
+  /** The APIs and versions this broker serves (for ApiVersions). */
+  readonly supportedApis: () => readonly { apiKey: number; minVersion: number; maxVersion: number }[];
+}
+
+/** Process the request but write no response (Produce with acks=0). */
+export const NO_RESPONSE = Symbol('no response');
+/** Close the connection after the responses queued before this one (acks=0 Produce that failed). */
+export const CLOSE_CONNECTION = Symbol('close connection');
+
+export type HandlerResult<Res> = MessageInput<Res> | typeof NO_RESPONSE | typeof CLOSE_CONNECTION;
+
+export interface ApiHandler<Req = any, Res = any> {
+  readonly api: ApiSchema<Req, Res>;
+  /** The versions this broker serves; ApiVersions advertises exactly these. */
+  readonly minVersion: number;
+  readonly maxVersion: number;
+  handle(request: Req, ctx: RequestContext): HandlerResult<Res> | Promise<HandlerResult<Res>>;
+}
+
+/** Declares a handler serving every version the schemas define, unless a narrower range is given. */
+export function defineHandler<Req, Res>(
+  api: ApiSchema<Req, Res>,
+  handle: NoInfer<ApiHandler<Req, Res>['handle']>,
+  versions: { min?: number; max?: number } = {},
+): ApiHandler<Req, Res> {
+  return { api, minVersion: versions.min ?? api.minVersion, maxVersion: versions.max ?? api.maxVersion, handle };
+}

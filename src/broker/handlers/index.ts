@@ -1,0 +1,34 @@
+// Every API this broker serves. The registry built from this list is what
+// ApiVersions advertises.
+import type { ApiHandler } from './handler.js';
+import produce from './00-produce.js';
+import fetch from './01-fetch.js';
+import listOffsets from './02-list-offsets.js';
+import metadata from './03-metadata.js';
+import apiVersions from './18-api-versions.js';
+import createTopics from './19-create-topics.js';
+import deleteTopics from './20-delete-topics.js';
+import deleteRecords from './21-delete-records.js';
+import offsetForLeaderEpoch from './23-offset-for-leader-epoch.js';
+import describeConfigs from './32-describe-configs.js';
+import alterConfigs from './33-alter-configs.js';
+import createPartitions from './37-create-partitions.js';
+import incrementalAlterConfigs from './44-incremental-alter-configs.js';
+import describeCluster from './60-describe-cluster.js';
+
+export const brokerHandlers: readonly ApiHandler[] = [
+  produce,
+  fetch,
+  listOffsets,
+  metadata,
+  apiVersions,
+  createTopics,
+  deleteTopics,
+  deleteRecords,
+  offsetForLeaderEpoch,
+  describeConfigs,
+  alterConfigs,
+  createPartitions,
+  incrementalAlterConfigs,
+  describeCluster,
+];

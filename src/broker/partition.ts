@@ -1,0 +1,141 @@
+// One topic partition: its log, its replicas' progress, the ISR, the leader
+// and its epoch, and the high watermark (the minimum log end offset over the
+// ISR). Waiters (acks=all produces, long-polling fetches) subscribe to
+// changes instead of polling.
+import { PartitionLog } from './partition-log.js';
+
+export interface EpochStart {
+  epoch: number;
+  startOffset: number;
+}
+
+export class Partition {
+  readonly log = new PartitionLog();
+  /** Log end offset of each replica, by node id; the leader's is the log's. */
+  private readonly replicaLeo = new Map<number, number>();
+  private readonly listeners = new Set<() => void>();
+  /** Leader epoch history, for OffsetForLeaderEpoch and ListOffsets. */
+  readonly epochs: EpochStart[] = [];
+  leader: number;
+  leaderEpoch = 0;
+  isr: number[];
+  highWatermark = 0;
+
+  constructor(
+    readonly topic: string,
+    readonly index: number,
+    public replicas: number[],
+  ) {
+    this.leader = replicas[0] ?? -1;
+    this.isr = [...replicas];
+    for (const r of replicas) this.replicaLeo.set(r, 0);
+    this.epochs.push({ epoch: 0, startOffset: 0 });
+  }
+
+  get logStartOffset(): number {
+    return this.log.logStartOffset;
+  }
+
+  get logEndOffset(): number {
+    return this.log.logEndOffset;
+  }
+
+  /** Where read_committed reads stop; equal to the high watermark until transactions open (later issue). */
+  get lastStableOffset(): number {
+    return this.highWatermark;
+  }
+
+  replicaLogEndOffset(nodeId: number): number {
+    return nodeId === this.leader ? this.log.logEndOffset : (this.replicaLeo.get(nodeId) ?? 0);
+  }
+
+  /** Subscribes to any change of high watermark, leadership or log; returns the unsubscribe function. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  notify(): void {
+    for (const fn of [...this.listeners]) fn();
+  }
+
+  /** Records a follower's progress and moves the high watermark if the ISR allows it. */
+  setReplicaLogEndOffset(nodeId: number, offset: number): void {
+    this.replicaLeo.set(nodeId, Math.min(offset, this.log.logEndOffset));
+    this.updateHighWatermark();
+  }
+
+  /** HW = min LEO over the ISR; it never moves back except by truncation. */
+  updateHighWatermark(): void {
+    if (this.leader < 0) return;
+    let hw = this.log.logEndOffset;
+    for (const r of this.isr) hw = Math.min(hw, this.replicaLogEndOffset(r));
+    if (hw > this.highWatermark) {
+      this.highWatermark = hw;
+      this.notify();
+    }
+  }
+
+  setIsr(isr: number[]): void {
+    this.isr = isr;
+    this.updateHighWatermark();
+    this.notify();
+  }
+
+  /**
+   * Makes nodeId the leader with a new epoch. Its log is what the partition
+   * keeps: anything the old leader had beyond it is truncated away, as a
+   * follower truncates to the new leader's log.
+   */
+  becomeLeader(nodeId: number): { truncatedFrom: number | null } {
+    const newLeo = nodeId === this.leader ? this.log.logEndOffset : this.replicaLogEndOffset(nodeId);
+    const oldLeo = this.log.logEndOffset;
+    // Replicas keep their own progress; the outgoing leader's is the log end.
+    if (this.leader >= 0) this.replicaLeo.set(this.leader, oldLeo);
+    let truncatedFrom: number | null = null;
+    if (newLeo < oldLeo) {
+      this.log.truncateTo(newLeo);
+      truncatedFrom = this.log.logEndOffset;
+      for (const [id, leo] of this.replicaLeo) this.replicaLeo.set(id, Math.min(leo, this.log.logEndOffset));
+      this.highWatermark = Math.min(this.highWatermark, this.log.logEndOffset);
+      while (this.epochs.length > 1 && this.epochs[this.epochs.length - 1]!.startOffset > this.log.logEndOffset) this.epochs.pop();
+    }
+    this.leader = nodeId;
+    this.leaderEpoch += 1;
+    this.epochs.push({ epoch: this.leaderEpoch, startOffset: this.log.logEndOffset });
+    this.updateHighWatermark();
+    this.notify();
+    return { truncatedFrom };
+  }
+
+  /** No live replica can lead: the partition is offline until one returns. */
+  goOffline(): void {
+    if (this.leader >= 0) this.replicaLeo.set(this.leader, this.log.logEndOffset);
+    this.leader = -1;
+    this.notify();
+  }
+
+  /**
+   * OffsetForLeaderEpoch: the end offset of the requested epoch (the start of
+   * the next larger one, or the log end for the current epoch).
+   */
+  endOffsetForEpoch(epoch: number): { leaderEpoch: number; endOffset: number } {
+    let found = -1;
+    for (let i = this.epochs.length - 1; i >= 0; i--) {
+      if (this.epochs[i]!.epoch <= epoch) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) return { leaderEpoch: -1, endOffset: -1 };
+    const next = this.epochs[found + 1];
+    return { leaderEpoch: this.epochs[found]!.epoch, endOffset: next ? next.startOffset : this.log.logEndOffset };
+  }
+
+  /** The leader epoch in force at an offset (for ListOffsets answers). */
+  epochAt(offset: number): number {
+    let e = -1;
+    for (const s of this.epochs) if (s.startOffset <= offset) e = s.epoch;
+    return e;
+  }
+}

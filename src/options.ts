@@ -1,0 +1,70 @@
+// The one options object of a kafkaesque cluster, and its defaults. The
+// library, the CLI and (later) the jest fixture all merge over these.
+import type { Clock } from './broker/clock.js';
+import type { Logger } from './logger.js';
+
+export interface TopicSpec {
+  name: string;
+  partitions?: number;
+  replicationFactor?: number;
+  configs?: Record<string, string>;
+}
+
+export interface KafkaesqueOptions {
+  /** Number of broker nodes. */
+  brokers: number;
+  /** Node ids, one per broker; default 0..brokers-1. */
+  nodeIds?: number[];
+  /** Port of the first node; the others take the next ones. 0 = free ports. */
+  port: number;
+  /** A port per node, overriding `port` (0 = free). */
+  ports?: number[];
+  /** Address the listeners bind to. */
+  host: string;
+  /** Host that Metadata advertises (e.g. localhost); default: `host`. */
+  advertisedHost?: string;
+  clusterId: string;
+  /** auto.create.topics.enable */
+  autoCreateTopics: boolean;
+  /** num.partitions for auto-created topics and CreateTopics with -1. */
+  defaultPartitions: number;
+  /** default.replication.factor; default min(3, brokers). */
+  defaultReplicationFactor?: number;
+  /** Broker-level min.insync.replicas. */
+  minInsyncReplicas: number;
+  /** How long followers lag behind leaders, in ms. */
+  replicationLagMs: number;
+  /** Largest request frame accepted; a larger one closes the connection. */
+  maxRequestSize: number;
+  /** Topics created at start. */
+  topics: TopicSpec[];
+  /** Time source for every timeout; ManualClock in tests. */
+  clock?: Clock;
+  logger?: Logger;
+  /** pino level when no logger is given; the library is silent by default. */
+  logLevel: string;
+  prettyLogs: boolean;
+}
+
+export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
+  brokers: 3,
+  port: 0,
+  host: '127.0.0.1',
+  clusterId: 'kafkaesque-cluster',
+  autoCreateTopics: true,
+  defaultPartitions: 1,
+  minInsyncReplicas: 1,
+  replicationLagMs: 0,
+  maxRequestSize: 100 * 1024 * 1024,
+  topics: [],
+  logLevel: 'silent',
+  prettyLogs: false,
+});
+
+export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): KafkaesqueOptions {
+  const merged = { ...defaultOptions, ...options, topics: options.topics ?? [] };
+  if (!Number.isInteger(merged.brokers) || merged.brokers < 1) throw new RangeError(`brokers must be a whole number >= 1, got ${merged.brokers}`);
+  if (merged.nodeIds && merged.nodeIds.length !== merged.brokers) throw new RangeError(`nodeIds has ${merged.nodeIds.length} ids for ${merged.brokers} brokers`);
+  if (merged.ports && merged.ports.length !== merged.brokers) throw new RangeError(`ports has ${merged.ports.length} entries for ${merged.brokers} brokers`);
+  return merged;
+}
