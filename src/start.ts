@@ -17,8 +17,10 @@ export interface RunningCluster {
   /** The cluster model: topics, partitions, leader election, node stop/start. */
   readonly cluster: Cluster;
   readonly options: KafkaesqueOptions;
-  stopNode(nodeId: number): void;
-  startNode(nodeId: number): void;
+  /** Stops a broker: its connections reset, new ones are refused, its leaderships move. */
+  stopNode(nodeId: number): Promise<void>;
+  /** Starts a stopped broker on its old port; resolves once it accepts connections. */
+  startNode(nodeId: number): Promise<void>;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
@@ -65,8 +67,15 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     brokers: new Map(nodeIds.map((id) => [id, address(id)])),
     cluster,
     options,
-    stopNode: (id) => void cluster.stopNode(id),
-    startNode: (id) => void cluster.startNode(id),
+    stopNode: async (id) => {
+      const r = cluster.stopNode(id);
+      if (!r.ok) throw new Error(r.message);
+    },
+    startNode: async (id) => {
+      const r = cluster.startNode(id);
+      if (!r.ok) throw new Error(r.message);
+      await server.listening(id);
+    },
     stop: () => server.stop(),
   };
 }

@@ -24,8 +24,16 @@ export class BrokerListener {
     return this.connections.size;
   }
 
-  async start(): Promise<void> {
-    if (this.server) return;
+  private starting: Promise<void> | null = null;
+
+  /** Listens (again); concurrent calls share one attempt. */
+  start(): Promise<void> {
+    if (this.server) return Promise.resolve();
+    this.starting ??= this.listen().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async listen(): Promise<void> {
     const server = createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

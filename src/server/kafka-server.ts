@@ -52,6 +52,11 @@ export class KafkaServer {
     cluster.on('node-started', this.onStarted);
   }
 
+  /** Resolves once a node's listener accepts connections (after a restart). */
+  listening(nodeId: number): Promise<void> {
+    return this.listeners.get(nodeId)?.start() ?? Promise.resolve();
+  }
+
   async stop(): Promise<void> {
     this.options.cluster.off('node-stopped', this.onStopped);
     this.options.cluster.off('node-started', this.onStarted);

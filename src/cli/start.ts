@@ -1,0 +1,106 @@
+// `kafkaesque start`: runs the cluster in the foreground until SIGINT or
+// SIGTERM. With --json, one JSON line on stdout says it is ready.
+import type { CommandModule } from 'yargs';
+import { startCluster } from '../start.js';
+import { defaultOptions, type TopicSpec } from '../options.js';
+
+interface StartArgs {
+  brokers: number;
+  port: number;
+  ports?: string;
+  host: string;
+  'advertised-host'?: string;
+  'node-ids'?: string;
+  topic: string[];
+  partitions: number;
+  'replication-factor'?: number;
+  'auto-create-topics': boolean;
+  'min-insync-replicas': number;
+  'replication-lag-ms': number;
+  'max-request-size': number;
+  json: boolean;
+  'log-level': string;
+  'pretty-logs': boolean;
+}
+
+const numberList = (s: string | undefined, what: string): number[] | undefined => {
+  if (s === undefined) return undefined;
+  const out = s.split(',').map((x) => Number(x.trim()));
+  if (out.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--${what} takes whole numbers separated by commas, got "${s}"`);
+  return out;
+};
+
+/** "orders", "orders:6" or "orders:6:3" */
+export function parseTopic(spec: string): TopicSpec {
+  const [name, partitions, rf] = spec.split(':');
+  const n = (v: string | undefined, what: string) => {
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--topic ${spec}: ${what} must be a whole number >= 1`);
+    return Number(v);
+  };
+  if (!name) throw new Error(`--topic ${spec}: the topic needs a name`);
+  return { name, partitions: n(partitions, 'partitions'), replicationFactor: n(rf, 'replication factor') };
+}
+
+export const startCommand: CommandModule<object, StartArgs> = {
+  command: 'start',
+  describe: 'Start an in-memory Kafka cluster and serve it until interrupted',
+  builder: (y) =>
+    y
+      .option('brokers', { type: 'number', default: 3, describe: 'Number of broker nodes' })
+      .option('port', { type: 'number', default: 9092, describe: 'Port of the first broker; the others take the next ports (0 = free ports)' })
+      .option('ports', { type: 'string', describe: 'A port per broker, comma-separated (overrides --port)' })
+      .option('host', { type: 'string', default: defaultOptions.host, describe: 'Address to listen on' })
+      .option('advertised-host', { type: 'string', describe: 'Host name that Metadata advertises (default: --host)' })
+      .option('node-ids', { type: 'string', describe: 'Node ids, comma-separated (default 0..brokers-1)' })
+      .option('topic', { type: 'string', array: true, default: [], describe: 'Create a topic at start: name[:partitions[:replication]] (repeatable)' })
+      .option('partitions', { type: 'number', default: defaultOptions.defaultPartitions, describe: 'num.partitions for auto-created topics' })
+      .option('replication-factor', { type: 'number', describe: 'default.replication.factor (default: min(3, brokers))' })
+      .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
+      .option('min-insync-replicas', { type: 'number', default: defaultOptions.minInsyncReplicas, describe: 'Broker-level min.insync.replicas' })
+      .option('replication-lag-ms', { type: 'number', default: 0, describe: 'How long followers lag behind leaders' })
+      .option('max-request-size', { type: 'number', default: defaultOptions.maxRequestSize, describe: 'Largest request accepted, in bytes' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
+      .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
+      .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
+      .example('$0 start', '3 brokers on 127.0.0.1:9092-9094')
+      .example('$0 start --brokers 1 --port 0 --json', 'one broker on a free port; prints {"bootstrap":...}')
+      .example('$0 start --topic orders:6:3', 'pre-create a topic') as never,
+  handler: async (args) => {
+    let running;
+    try {
+      running = await startCluster({
+        brokers: args.brokers,
+        port: args.port,
+        ports: numberList(args.ports, 'ports'),
+        nodeIds: numberList(args['node-ids'], 'node-ids'),
+        host: args.host,
+        advertisedHost: args['advertised-host'],
+        topics: args.topic.map(parseTopic),
+        defaultPartitions: args.partitions,
+        defaultReplicationFactor: args['replication-factor'],
+        autoCreateTopics: args['auto-create-topics'],
+        minInsyncReplicas: args['min-insync-replicas'],
+        replicationLagMs: args['replication-lag-ms'],
+        maxRequestSize: args['max-request-size'],
+        logLevel: args['log-level'],
+        prettyLogs: args['pretty-logs'],
+      });
+    } catch (err) {
+      process.stderr.write(`kafkaesque: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+    const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), pid: process.pid };
+    if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
+    else process.stdout.write(`kafkaesque: ${args.brokers} broker(s) ready; bootstrap ${running.bootstrap}\n`);
+    let stopping = false;
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      await running.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  },
+};
