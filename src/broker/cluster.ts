@@ -54,6 +54,10 @@ export interface CreateTopicSpec {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorName; message: string };
 
+/** KRaft's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH: the most partitions one request may create. */
+export const MAX_PARTITIONS_PER_REQUEST = 10_000;
+export const TOO_MANY_PARTITIONS = 'Excessively large number of partitions per request.';
+
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const fail = <T>(error: ErrorName, message: string): Result<T> => ({ ok: false, error, message });
 
@@ -151,6 +155,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     const np = spec.numPartitions === undefined || spec.numPartitions === -1 ? this.options.defaultPartitions : spec.numPartitions;
     if (rf <= 0) return fail('INVALID_REPLICATION_FACTOR', 'Replication factor must be larger than 0, or -1 to use the default value.');
     if (np <= 0) return fail('INVALID_PARTITIONS', 'Number of partitions was set to an invalid non-positive value.');
+    if (np > MAX_PARTITIONS_PER_REQUEST) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
     const nodeIds = [...this.nodes.keys()].sort((a, b) => a - b);
     if (rf > nodeIds.length) {
       return fail('INVALID_REPLICATION_FACTOR', `Unable to replicate the partition ${rf} time(s): The target replication factor of ${rf} cannot be reached because only ${nodeIds.length} broker(s) are registered.`);
@@ -218,6 +223,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     if (totalCount === current) return fail('INVALID_PARTITIONS', `Topic already has ${current} partition(s).`);
     const rf = topic.partitions[0]?.replicas.length ?? 1;
     const added = totalCount - current;
+    if (added > MAX_PARTITIONS_PER_REQUEST) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
     if (assignments && assignments.length !== added) return fail('INVALID_REPLICA_ASSIGNMENT', `Increasing the number of partitions by ${added} but ${assignments.length} assignments provided.`);
     const nodeIds = [...this.nodes.keys()].sort((a, b) => a - b);
     const replicas = assignments ?? this.placeReplicas(added, rf, nodeIds, this.placementCursor, current);

@@ -5,6 +5,7 @@
 import { CreateTopicsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { topicConfigDefs } from '../configs.js';
+import { MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS } from '../cluster.js';
 import { defineHandler } from './handler.js';
 
 const CONFIG_SOURCE_TOPIC = 1;
@@ -15,6 +16,12 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
   const version = ctx.apiVersion;
   const counts = new Map<string, number>();
   for (const t of req.topics) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
+  // KRaft refuses the whole request when it would create too many partitions.
+  const requested = req.topics.reduce(
+    (sum, t) => sum + (t.assignments.length || (t.numPartitions === -1 ? cluster.options.defaultPartitions : Math.max(0, t.numPartitions))),
+    0,
+  );
+  const tooMany = requested > MAX_PARTITIONS_PER_REQUEST;
   return {
     throttleTimeMs: 0,
     topics: req.topics.map((t) => {
@@ -27,6 +34,7 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
         configs: version >= 5 ? [] : null,
       });
       if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
+      if (tooMany) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
       if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
       if (t.assignments.length > 0 && (t.numPartitions !== -1 || t.replicationFactor !== -1)) {
         return fail('INVALID_REQUEST', 'Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.');
