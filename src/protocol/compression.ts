@@ -1,6 +1,8 @@
 // Decompression of record batch payloads, for inspection only: the produce
-// and fetch paths never decompress (batches are stored as sent). Pure-JS
-// decoders so that no native build is needed in CI.
+// and fetch paths never decompress (batches are stored as sent). No native
+// code, so nothing to build in CI: node's zlib (gzip), snappyjs, fzstd, and
+// an LZ4 frame decoder of our own. Every length in a payload comes from a
+// client, so each decoder is bounded and fails with a DecompressionError.
 
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
@@ -32,7 +34,7 @@ export class DecompressionError extends Error {
 
 // xerial snappy-java's stream header: magic, then version and min compatible
 // version (int32 each). The Java client and librdkafka write this framing;
-// kafkajs-snappy and sarama may send raw snappy.
+// kafkajs-snappy sends raw snappy (and reads both).
 const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
 const XERIAL_HEADER_SIZE = 16;
 

@@ -215,9 +215,11 @@ export function lastSequence(header: RecordBatchHeader): number {
 }
 
 /**
- * Kafka's per-batch checks on a client's batch (LogValidator.validateBatch),
- * all answered with INVALID_RECORD. Header only, so cheap enough for every
- * produce. Returns Kafka's message, or null when the batch is acceptable.
+ * Kafka's header checks on a batch from a client, all answered with
+ * INVALID_RECORD: baseOffset 0 (UnifiedLog.analyzeAndValidateRecords, which
+ * checks it before the CRC), then LogValidator.validateBatch. Header only, so
+ * cheap enough for every produce. Returns Kafka's message (without the
+ * partition Kafka appends), or null when the batch is acceptable.
  */
 export function validateBatchHeader(h: RecordBatchHeader): string | null {
   if (h.baseOffset !== 0) return `The baseOffset of the record batch should be 0, but it is ${h.baseOffset}`;

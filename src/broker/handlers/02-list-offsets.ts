@@ -27,7 +27,8 @@ interface Found {
 function offsetForTimestamp(p: Partition, ts: number, bound: number): Found | null {
   for (const b of p.log.batchesFrom(p.logStartOffset)) {
     if (b.baseOffset >= bound) break;
-    if (b.maxTimestamp < ts) continue;
+    // Some clients (sarama 1.22) leave maxTimestamp at -1: only a real maximum can rule a batch out.
+    if (b.maxTimestamp >= 0 && b.maxTimestamp < ts) continue;
     for (const r of decodeRecords(b.bytes)) {
       if (r.offset >= bound) return null;
       if (r.offset >= p.logStartOffset && r.timestamp >= ts) return { offset: r.offset, timestamp: r.timestamp, leaderEpoch: b.leaderEpoch };
