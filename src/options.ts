@@ -34,6 +34,8 @@ export interface KafkaesqueOptions {
   minInsyncReplicas: number;
   /** How long followers lag behind leaders, in ms. */
   replicationLagMs: number;
+  /** group.initial.rebalance.delay.ms: how long a new (Empty) group waits for more members before its first rebalance. Kafka's default is 3000. */
+  groupInitialRebalanceDelayMs: number;
   /** Largest request frame accepted; a larger one closes the connection. */
   maxRequestSize: number;
   /** Topics created at start. */
@@ -55,6 +57,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   defaultPartitions: 1,
   minInsyncReplicas: 1,
   replicationLagMs: 0,
+  groupInitialRebalanceDelayMs: 0,
   maxRequestSize: 100 * 1024 * 1024,
   topics: [],
   logLevel: 'silent',
@@ -65,6 +68,7 @@ export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): Kafkae
   const merged = { ...defaultOptions, ...options, topics: options.topics ?? [] };
   if (!Number.isInteger(merged.brokers) || merged.brokers < 1) throw new RangeError(`brokers must be a whole number >= 1, got ${merged.brokers}`);
   if (merged.nodeIds && merged.nodeIds.length !== merged.brokers) throw new RangeError(`nodeIds has ${merged.nodeIds.length} ids for ${merged.brokers} brokers`);
+  if (!Number.isInteger(merged.groupInitialRebalanceDelayMs) || merged.groupInitialRebalanceDelayMs < 0) throw new RangeError(`groupInitialRebalanceDelayMs must be a whole number >= 0, got ${merged.groupInitialRebalanceDelayMs}`);
   if (merged.ports && merged.ports.length !== merged.brokers) throw new RangeError(`ports has ${merged.ports.length} entries for ${merged.brokers} brokers`);
   return merged;
 }

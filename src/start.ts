@@ -40,6 +40,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     clock: options.clock ?? systemClock,
     logger: log,
   });
+  cluster.groups.config['group.initial.rebalance.delay.ms'] = options.groupInitialRebalanceDelayMs;
   const ports = new Map(nodeIds.map((id, i) => [id, options.ports?.[i] ?? (options.port ? options.port + i : 0)]));
   const server = new KafkaServer({
     cluster,
@@ -76,6 +77,9 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       if (!r.ok) throw new Error(r.message);
       await server.listening(id);
     },
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      cluster.groups.shutdown();
+    },
   };
 }

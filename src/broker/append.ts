@@ -60,10 +60,9 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
   if (req.produceVersion >= 3 && split.batches.length !== 1) {
     return failed('INVALID_RECORD', 'Produce requests with version 3 and above must have exactly one record batch per partition');
   }
-  for (const batch of split.batches) {
-    if (compressionOf(readBatchHeader(batch).attributes) === Compression.Zstd && req.produceVersion < 7) {
-      return failed('UNSUPPORTED_COMPRESSION_TYPE', null);
-    }
+  const headers = split.batches.map((b) => readBatchHeader(b));
+  if (req.produceVersion < 7 && headers.some((h) => compressionOf(h.attributes) === Compression.Zstd)) {
+    return failed('UNSUPPORTED_COMPRESSION_TYPE', null);
   }
   if (topic.internal && req.clientId !== '__admin_client') return failed('INVALID_TOPIC_EXCEPTION', `Cannot append to internal topic ${topic.name}`);
   if (req.acks === -1) {
@@ -75,7 +74,6 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
 
   const maxMessageBytes = Number(topicConfigValue(topic.configs, 'max.message.bytes'));
   const logAppendTime = topicConfigValue(topic.configs, 'message.timestamp.type') === 'LogAppendTime';
-  const headers = split.batches.map((b) => readBatchHeader(b));
   for (let i = 0; i < split.batches.length; i++) {
     const batch = split.batches[i]!;
     if (batch.length > maxMessageBytes) {
@@ -90,9 +88,9 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
   const first = p.logEndOffset;
   for (let i = 0; i < split.batches.length; i++) {
     const h = headers[i]!;
-    // Own copy: a view would keep the whole request frame alive.
-    const bytes = Buffer.allocUnsafeSlow(split.batches[i]!.length);
-    split.batches[i]!.copy(bytes);
+    // A view into the request frame: the connection hands over frames that
+    // own their memory (server/connection.ts), so the log pins nothing else.
+    const bytes = split.batches[i]!;
     const baseOffset = p.logEndOffset;
     setBaseOffset(bytes, baseOffset);
     setPartitionLeaderEpoch(bytes, p.leaderEpoch);

@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { Partition } from './partition.js';
 import { validateTopicConfig } from './configs.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
+import { GroupCoordinator } from './groups/group-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Logger } from '../logger.js';
 
@@ -87,12 +88,15 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   private placementCursor = 0;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Consumer groups and committed offsets (the classic group coordinator of every node). */
+  readonly groups: GroupCoordinator;
 
   constructor(readonly options: ClusterModelOptions) {
     super();
     this.clock = options.clock;
     this.log = options.logger;
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
+    this.groups = new GroupCoordinator(this);
   }
 
   get clusterId(): string {

@@ -17,6 +17,7 @@ interface StartArgs {
   'auto-create-topics': boolean;
   'min-insync-replicas': number;
   'replication-lag-ms': number;
+  'group-initial-rebalance-delay-ms': number;
   'max-request-size': number;
   json: boolean;
   'log-level': string;
@@ -59,6 +60,11 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
       .option('min-insync-replicas', { type: 'number', default: defaultOptions.minInsyncReplicas, describe: 'Broker-level min.insync.replicas' })
       .option('replication-lag-ms', { type: 'number', default: 0, describe: 'How long followers lag behind leaders' })
+      .option('group-initial-rebalance-delay-ms', {
+        type: 'number',
+        default: defaultOptions.groupInitialRebalanceDelayMs,
+        describe: 'group.initial.rebalance.delay.ms: how long a new group waits for more members before its first rebalance (Kafka: 3000)',
+      })
       .option('max-request-size', { type: 'number', default: defaultOptions.maxRequestSize, describe: 'Largest request accepted, in bytes' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
       .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
@@ -82,6 +88,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
         autoCreateTopics: args['auto-create-topics'],
         minInsyncReplicas: args['min-insync-replicas'],
         replicationLagMs: args['replication-lag-ms'],
+        groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
         maxRequestSize: args['max-request-size'],
         logLevel: args['log-level'],
         prettyLogs: args['pretty-logs'],

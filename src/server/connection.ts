@@ -27,6 +27,19 @@ export interface ConnectionOptions {
   log: Logger;
 }
 
+/**
+ * Record batches are stored as views into their request frame, so a frame
+ * must not pin a larger buffer: a frame cut from a bigger socket read is
+ * copied once into memory of its own; one that (nearly) fills its buffer is
+ * kept as it is. The slack allowed covers the size prefix.
+ */
+function ownMemory(frame: Buffer): Buffer {
+  if (frame.buffer.byteLength - frame.length <= 64) return frame;
+  const copy = Buffer.allocUnsafeSlow(frame.length);
+  frame.copy(copy);
+  return copy;
+}
+
 export class Connection {
   private readonly decoder: FrameDecoder;
   private readonly queue: Slot[] = [];
@@ -64,7 +77,7 @@ export class Connection {
     }
     for (const frame of frames) {
       if (this.closed) return;
-      this.onFrame(frame);
+      this.onFrame(ownMemory(frame));
     }
   }
 

@@ -1,5 +1,7 @@
-// Cuts a TCP byte stream into Kafka frames on their 4-byte size prefix,
-// without copying a frame that arrived whole in one chunk.
+// Cuts a TCP byte stream into Kafka frames on their 4-byte size prefix.
+// A frame that arrived inside one chunk is returned as a view; one spread
+// over several chunks is copied once into a buffer of exactly its size, so
+// a stored record batch never pins bytes of the frames around it.
 
 export class FrameTooLargeError extends Error {
   override name = 'FrameTooLargeError';
@@ -16,31 +18,49 @@ export class FrameDecoder {
     this.chunks.push(chunk);
     this.buffered += chunk.length;
     const frames: Buffer[] = [];
-    for (;;) {
-      if (this.buffered < 4) break;
-      const head = this.chunks[0]!.length >= 4 ? this.chunks[0]! : this.coalesce();
-      const size = head.readInt32BE(0);
+    while (this.buffered >= 4) {
+      const size = this.peekSize();
       if (size < 0 || size > this.maxFrameSize) {
         throw new FrameTooLargeError(`frame of ${size} bytes is beyond the limit of ${this.maxFrameSize}`);
       }
       if (this.buffered < 4 + size) break;
-      const first = this.chunks[0]!.length >= 4 + size ? this.chunks[0]! : this.coalesce();
-      frames.push(first.subarray(4, 4 + size));
-      this.consume(4 + size);
+      frames.push(this.take(4 + size).subarray(4));
     }
     return frames;
   }
 
-  private coalesce(): Buffer {
-    const all = Buffer.concat(this.chunks, this.buffered);
-    this.chunks = [all];
-    return all;
+  private peekSize(): number {
+    const first = this.chunks[0]!;
+    if (first.length >= 4) return first.readInt32BE(0);
+    const head = Buffer.alloc(4);
+    let at = 0;
+    for (const c of this.chunks) {
+      at += c.copy(head, at, 0, Math.min(c.length, 4 - at));
+      if (at === 4) break;
+    }
+    return head.readInt32BE(0);
   }
 
-  private consume(n: number): void {
+  /** Removes the next n buffered bytes: a view when they sit in one chunk, else an exact copy. */
+  private take(n: number): Buffer {
     const first = this.chunks[0]!;
-    if (first.length === n) this.chunks.shift();
-    else this.chunks[0] = first.subarray(n);
+    if (first.length >= n) {
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+      this.buffered -= n;
+      return first.subarray(0, n);
+    }
+    const out = Buffer.allocUnsafeSlow(n);
+    let at = 0;
+    while (at < n) {
+      const c = this.chunks[0]!;
+      const used = Math.min(c.length, n - at);
+      c.copy(out, at, 0, used);
+      at += used;
+      if (used === c.length) this.chunks.shift();
+      else this.chunks[0] = c.subarray(used);
+    }
     this.buffered -= n;
+    return out;
   }
 }

@@ -75,3 +75,17 @@ describe('crc32c', () => {
     expect(crc32c(data)).toBe(kafkajsCrc32C(data));
   });
 });
+
+describe('native and pure-JS implementations', () => {
+  test('agree on random buffers at every offset range', async () => {
+    const { crc32cJs, crc32cImplementation } = await import('../../src/protocol/crc32c.js');
+    expect(['native', 'js']).toContain(crc32cImplementation);
+    let seed = 7;
+    for (let n = 0; n < 200; n++) {
+      const buf = Buffer.alloc(1 + (n * 37) % 5000);
+      for (let i = 0; i < buf.length; i++) buf[i] = seed = (seed * 1103515245 + 12345) & 0xff;
+      const start = n % 17 < buf.length ? n % 17 : 0;
+      expect(crc32c(buf, start)).toBe(crc32cJs(buf, start));
+    }
+  });
+});

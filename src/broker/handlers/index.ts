@@ -5,6 +5,15 @@ import produce from './00-produce.js';
 import fetch from './01-fetch.js';
 import listOffsets from './02-list-offsets.js';
 import metadata from './03-metadata.js';
+import offsetCommit from './08-offset-commit.js';
+import offsetFetch from './09-offset-fetch.js';
+import findCoordinator from './10-find-coordinator.js';
+import joinGroup from './11-join-group.js';
+import heartbeat from './12-heartbeat.js';
+import leaveGroup from './13-leave-group.js';
+import syncGroup from './14-sync-group.js';
+import describeGroups from './15-describe-groups.js';
+import listGroups from './16-list-groups.js';
 import apiVersions from './18-api-versions.js';
 import createTopics from './19-create-topics.js';
 import deleteTopics from './20-delete-topics.js';
@@ -13,7 +22,9 @@ import offsetForLeaderEpoch from './23-offset-for-leader-epoch.js';
 import describeConfigs from './32-describe-configs.js';
 import alterConfigs from './33-alter-configs.js';
 import createPartitions from './37-create-partitions.js';
+import deleteGroups from './42-delete-groups.js';
 import incrementalAlterConfigs from './44-incremental-alter-configs.js';
+import offsetDelete from './47-offset-delete.js';
 import describeCluster from './60-describe-cluster.js';
 
 export const brokerHandlers: readonly ApiHandler[] = [
@@ -21,6 +32,15 @@ export const brokerHandlers: readonly ApiHandler[] = [
   fetch,
   listOffsets,
   metadata,
+  offsetCommit,
+  offsetFetch,
+  findCoordinator,
+  joinGroup,
+  heartbeat,
+  leaveGroup,
+  syncGroup,
+  describeGroups,
+  listGroups,
   apiVersions,
   createTopics,
   deleteTopics,
@@ -29,6 +49,8 @@ export const brokerHandlers: readonly ApiHandler[] = [
   describeConfigs,
   alterConfigs,
   createPartitions,
+  deleteGroups,
   incrementalAlterConfigs,
+  offsetDelete,
   describeCluster,
 ];

@@ -1,0 +1,66 @@
+// OffsetCommit (8), v0-9. Unknown topics and partitions get
+// UNKNOWN_TOPIC_OR_PARTITION; the rest go to the group coordinator, which
+// checks the member and generation (generation -1 without a member: a
+// groupless consumer, accepted while the group is Empty or absent) and stores
+// them. Metadata over offset.metadata.max.bytes (4096) gets
+// OFFSET_METADATA_TOO_LARGE for that partition alone. v1's commit timestamp
+// and v2-4's retention time are kept but nothing expires.
+// v0 stored offsets in ZooKeeper: a KRaft broker, and kafkaesque, answer
+// UNSUPPORTED_VERSION for it.
+import { OffsetCommitApi } from '../../protocol/messages/index.js';
+import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
+import type { CommitOffset } from '../groups/group-coordinator.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(OffsetCommitApi, (req, ctx) => {
+  const { cluster } = ctx;
+  const version = ctx.apiVersion;
+  const now = cluster.clock.now();
+  // One error slot per requested partition, in request order.
+  const errors: ErrorName[][] = req.topics.map((t) => t.partitions.map(() => 'NONE' as ErrorName));
+  const valid: { t: number; p: number; offset: CommitOffset }[] = [];
+  req.topics.forEach((t, ti) => {
+    const topic = cluster.topic(t.name);
+    t.partitions.forEach((p, pi) => {
+      if (!topic?.partitions[p.partitionIndex]) {
+        errors[ti]![pi] = 'UNKNOWN_TOPIC_OR_PARTITION';
+        return;
+      }
+      valid.push({
+        t: ti,
+        p: pi,
+        offset: {
+          topic: t.name,
+          partition: p.partitionIndex,
+          offset: p.committedOffset,
+          leaderEpoch: p.committedLeaderEpoch,
+          metadata: p.committedMetadata,
+          commitTimestamp: version === 1 ? p.commitTimestamp : -1,
+          expireTimestamp: version >= 2 && version <= 4 && req.retentionTimeMs !== -1 ? now + req.retentionTimeMs : null,
+        },
+      });
+    });
+  });
+  if (valid.length > 0) {
+    if (version === 0) {
+      // The whole request fails, as the exception from KafkaApis#commitOffsetsToZookeeper does.
+      for (const row of errors) row.fill('UNSUPPORTED_VERSION');
+    } else {
+      const results = cluster.groups.handleCommitOffsets(ctx.nodeId, {
+        groupId: req.groupId,
+        memberId: req.memberId,
+        groupInstanceId: req.groupInstanceId,
+        generationId: req.generationIdOrMemberEpoch,
+        offsets: valid.map((v) => v.offset),
+      });
+      valid.forEach((v, i) => (errors[v.t]![v.p] = results[i]!));
+    }
+  }
+  return {
+    throttleTimeMs: 0,
+    topics: req.topics.map((t, ti) => ({
+      name: t.name,
+      partitions: t.partitions.map((p, pi) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode[errors[ti]![pi]!] })),
+    })),
+  };
+});

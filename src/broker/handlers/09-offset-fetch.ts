@@ -1,0 +1,54 @@
+// OffsetFetch (9), v0-9. Committed offsets of a group (v8+: of several
+// groups, each with its own error), for the listed partitions or, with
+// topics null (v2+), every partition that has one. A partition without an
+// offset, or a group that does not exist, answers offset -1 with no error.
+// No membership check. require_stable (v7+) answers UNSTABLE_OFFSET_COMMIT
+// for a partition whose transactional offset is still pending.
+// v0 read ZooKeeper: UNSUPPORTED_VERSION per partition, as on a KRaft broker.
+// v0-1 have no top-level error: a group error is copied onto each requested
+// partition (as OffsetFetchResponse intends; a 3.9 broker's coordinator path
+// drops the partitions instead, so a v1 client would see no error at all).
+import { OffsetFetchApi } from '../../protocol/messages/index.js';
+import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
+import type { FetchedOffset } from '../groups/group-coordinator.js';
+import { defineHandler } from './handler.js';
+
+interface Wanted {
+  name: string;
+  partitionIndexes: number[];
+}
+
+/** Groups offsets by topic, topics in first-seen order. */
+function byTopic(offsets: readonly FetchedOffset[]) {
+  const topics = new Map<string, { name: string; partitions: object[] }>();
+  for (const o of offsets) {
+    let t = topics.get(o.topic);
+    if (!t) topics.set(o.topic, (t = { name: o.topic, partitions: [] }));
+    t.partitions.push({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: o.leaderEpoch, metadata: o.metadata, errorCode: ErrorCode[o.error] });
+  }
+  return [...topics.values()];
+}
+
+const asPartitions = (topics: readonly Wanted[] | null) => topics?.flatMap((t) => t.partitionIndexes.map((partition) => ({ topic: t.name, partition }))) ?? null;
+
+const failed = (topics: readonly Wanted[], error: ErrorName): FetchedOffset[] =>
+  topics.flatMap((t) => t.partitionIndexes.map((partition) => ({ topic: t.name, partition, offset: -1, leaderEpoch: -1, metadata: '', error })));
+
+export default defineHandler(OffsetFetchApi, (req, ctx) => {
+  const { cluster } = ctx;
+  const version = ctx.apiVersion;
+  const requireStable = version >= 7 && req.requireStable;
+  if (version === 0) return { throttleTimeMs: 0, topics: byTopic(failed(req.topics ?? [], 'UNSUPPORTED_VERSION')) };
+  if (version >= 8) {
+    return {
+      throttleTimeMs: 0,
+      groups: req.groups.map((g) => {
+        const r = cluster.groups.handleFetchOffsets(ctx.nodeId, g.groupId, requireStable, asPartitions(g.topics));
+        return { groupId: g.groupId, errorCode: ErrorCode[r.error], topics: byTopic(r.offsets) };
+      }),
+    };
+  }
+  const r = cluster.groups.handleFetchOffsets(ctx.nodeId, req.groupId, requireStable, asPartitions(req.topics));
+  if (version === 1 && r.error !== 'NONE') return { throttleTimeMs: 0, topics: byTopic(failed(req.topics ?? [], r.error)) };
+  return { throttleTimeMs: 0, errorCode: ErrorCode[r.error], topics: byTopic(r.offsets) };
+});

@@ -1,0 +1,45 @@
+// JoinGroup (11), v0-9. Parks until the rebalance completes (the connection
+// keeps later responses in order behind it). Rules and errors are Kafka 3.9's
+// (group-coordinator.ts): MEMBER_ID_REQUIRED for dynamic members from v4,
+// static members from v5 (FENCED_INSTANCE_ID), skip_assignment for a static
+// leader rejoining a Stable group from v9. v0 has no rebalance timeout: the
+// session timeout stands in for it. protocol_name is "" below v7 and null from
+// v7 when there is none; only the leader gets the member list.
+import { JoinGroupApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(JoinGroupApi, (req, ctx) => {
+  const version = ctx.apiVersion;
+  return new Promise((resolve) => {
+    ctx.cluster.groups.handleJoinGroup(
+      ctx.nodeId,
+      {
+        groupId: req.groupId,
+        memberId: req.memberId,
+        groupInstanceId: req.groupInstanceId,
+        requireKnownMemberId: version >= 4 && req.groupInstanceId === null,
+        supportSkippingAssignment: version >= 9,
+        clientId: ctx.clientId ?? '',
+        clientHost: ctx.clientHost,
+        rebalanceTimeoutMs: version === 0 ? req.sessionTimeoutMs : req.rebalanceTimeoutMs,
+        sessionTimeoutMs: req.sessionTimeoutMs,
+        protocolType: req.protocolType,
+        protocols: req.protocols.map((p) => ({ name: p.name, metadata: p.metadata })),
+        reason: req.reason,
+      },
+      (r) =>
+        resolve({
+          throttleTimeMs: 0,
+          errorCode: ErrorCode[r.error],
+          generationId: r.generationId,
+          protocolType: r.protocolType,
+          protocolName: version >= 7 ? r.protocolName || null : (r.protocolName ?? ''),
+          leader: r.leaderId,
+          skipAssignment: r.skipAssignment,
+          memberId: r.memberId,
+          members: r.members,
+        }),
+    );
+  });
+});

@@ -1,0 +1,31 @@
+// DescribeGroups (15), v0-5. State, protocol type, protocol (when Stable)
+// and members with client id, host ("/127.0.0.1"), and, when Stable, their
+// metadata and assignment. An unknown group is described as Dead without an
+// error, as Kafka does. Authorized operations are never computed
+// (-2147483648).
+import { DescribeGroupsApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(DescribeGroupsApi, (req, ctx) => ({
+  throttleTimeMs: 0,
+  groups: req.groups.map((groupId) => {
+    const { error, summary } = ctx.cluster.groups.handleDescribeGroup(ctx.nodeId, groupId);
+    return {
+      errorCode: ErrorCode[error],
+      groupId,
+      groupState: summary.state,
+      protocolType: summary.protocolType,
+      protocolData: summary.protocol,
+      members: summary.members.map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        memberMetadata: m.metadata,
+        memberAssignment: m.assignment,
+      })),
+      authorizedOperations: -2147483648,
+    };
+  }),
+}));

@@ -1,0 +1,17 @@
+// ListGroups (16), v0-5. The groups this node coordinates (clients ask every
+// broker and merge), with their protocol type, state (v4+, filterable by
+// state, case-insensitively) and type "classic" (v5+, filterable by type;
+// any other type finds nothing).
+import { ListGroupsApi } from '../../protocol/messages/index.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(ListGroupsApi, (req, ctx) => {
+  const version = ctx.apiVersion;
+  const { error, groups } = ctx.cluster.groups.handleListGroups(ctx.nodeId, version >= 4 ? req.statesFilter : [], version >= 5 ? req.typesFilter : []);
+  return {
+    throttleTimeMs: 0,
+    errorCode: ErrorCode[error],
+    groups: groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state, groupType: g.groupType })),
+  };
+});
