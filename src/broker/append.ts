@@ -11,6 +11,8 @@ import {
   splitBatches,
   updateCrc,
   validateBatchHeader,
+  isTransactional,
+  type RecordBatchHeader,
   verifyCrc,
   TIMESTAMP_TYPE_MASK,
 } from '../protocol/record-batch.js';
@@ -18,6 +20,7 @@ import type { ErrorName } from '../protocol/errors.js';
 import type { Cluster, Topic } from './cluster.js';
 import type { Partition } from './partition.js';
 import { topicConfigValue } from './configs.js';
+import type { IncomingBatch } from './producer-state.js';
 
 export interface AppendOutcome {
   error: ErrorName;
@@ -28,6 +31,8 @@ export interface AppendOutcome {
   logAppendTimeMs: number;
   /** Whether the error was raised inside the log append (it decides log_start_offset in the answer). */
   inAppend: boolean;
+  /** A retried batch that was already in the log: answered with its first offset, not appended again. */
+  duplicate?: boolean;
 }
 
 const failed = (error: ErrorName, errorMessage: string | null = null, inAppend = false): AppendOutcome => ({
@@ -44,6 +49,7 @@ export interface AppendRequest {
   produceVersion: number;
   acks: number;
   clientId: string | null;
+  transactionalId?: string | null;
 }
 
 export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req: AppendRequest): AppendOutcome {
@@ -85,6 +91,13 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
   }
 
   const now = cluster.clock.now();
+  const producerBatches = headers.map((h) => (h.producerId >= 0 ? incomingOf(h) : null));
+  for (const b of producerBatches) {
+    if (!b) continue;
+    const outcome = checkProducer(cluster, topic, p, b, req, now);
+    if (outcome) return outcome;
+  }
+
   const first = p.logEndOffset;
   for (let i = 0; i < split.batches.length; i++) {
     const h = headers[i]!;
@@ -103,6 +116,8 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
       maxTimestamp = now;
     }
     p.log.append({ baseOffset, lastOffset: baseOffset + h.lastOffsetDelta, maxTimestamp, leaderEpoch: p.leaderEpoch, bytes });
+    const producer = producerBatches[i];
+    if (producer) p.producers.recordAppend(producer, baseOffset, maxTimestamp);
   }
   cluster.replicate(p);
   p.updateHighWatermark();
@@ -115,6 +130,43 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
     logAppendTimeMs: logAppendTime ? now : -1,
     inAppend: false,
   };
+}
+
+function incomingOf(h: RecordBatchHeader): IncomingBatch {
+  return { producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence, lastOffsetDelta: h.lastOffsetDelta, transactional: isTransactional(h.attributes) };
+}
+
+/**
+ * The producer checks of UnifiedLog#analyzeAndValidateProducerState, in its
+ * order: a duplicate of a cached batch is answered with its original offsets;
+ * a transactional batch opening a transaction here is verified with the
+ * coordinator (KIP-890); then epoch, sequence and transaction state.
+ * Returns the outcome to answer with, or null to append.
+ */
+function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: IncomingBatch, req: AppendRequest, now: number): AppendOutcome | null {
+  const dup = p.producers.findDuplicate(b, now);
+  if (dup) {
+    // Quirk kept from Kafka: log_append_time is the cached batch's max timestamp, even on CreateTime topics.
+    return { error: 'NONE', errorMessage: null, baseOffset: dup.lastOffset - dup.offsetDelta, lastOffset: dup.lastOffset, logAppendTimeMs: dup.maxTimestamp, inAppend: false, duplicate: true };
+  }
+  if (b.transactional && !p.producers.hasOpenTransaction(b.producerId)) {
+    const verdict = cluster.transactions.verify(req.transactionalId ?? '', b.producerId, b.producerEpoch, topic.name, p.index);
+    switch (verdict) {
+      case 'NONE':
+        break;
+      case 'PRODUCER_FENCED':
+        return failed('INVALID_PRODUCER_EPOCH', null);
+      case 'INVALID_PRODUCER_ID_MAPPING':
+        return failed('INVALID_PRODUCER_ID_MAPPING', null);
+      case 'TRANSACTION_ABORTABLE':
+        return req.produceVersion >= 11 ? failed('TRANSACTION_ABORTABLE', null) : failed('INVALID_TXN_STATE', 'Partition was not added to the transaction');
+      default:
+        return failed('NOT_ENOUGH_REPLICAS', null); // CONCURRENT_TRANSACTIONS and coordinator trouble
+    }
+  }
+  const check = p.producers.check(b, now);
+  // Kafka sends no error_message for these (only record validation and verification get one).
+  return check.kind === 'error' ? failed(check.error, null, true) : null;
 }
 
 /**

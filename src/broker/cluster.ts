@@ -8,6 +8,7 @@ import { Partition } from './partition.js';
 import { validateTopicConfig } from './configs.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
+import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Logger } from '../logger.js';
 
@@ -41,6 +42,10 @@ export interface ClusterModelOptions {
   minInsyncReplicas: number;
   /** How long followers take to copy a leader's appends; 0 = at once. */
   replicationLagMs: number;
+  /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
+  producerIdExpirationMs?: number;
+  /** transaction.max.timeout.ms */
+  transactionMaxTimeoutMs?: number;
   clock: Clock;
   logger: Logger;
 }
@@ -90,6 +95,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly log: Logger;
   /** Consumer groups and committed offsets (the classic group coordinator of every node). */
   readonly groups: GroupCoordinator;
+  /** Producer ids and transactions (one coordinator state for the whole cluster). */
+  readonly transactions: TransactionCoordinator;
 
   constructor(readonly options: ClusterModelOptions) {
     super();
@@ -97,7 +104,10 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.log = options.logger;
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.groups = new GroupCoordinator(this);
+    this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
   }
+
+  private readonly producerIdExpirationMs = () => this.options.producerIdExpirationMs ?? 86_400_000;
 
   get clusterId(): string {
     return this.options.clusterId;
@@ -185,7 +195,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     const topic: Topic = {
       name,
       topicId: randomUUID(),
-      partitions: checked.value.replicas.map((replicas, i) => new Partition(name, i, replicas)),
+      partitions: checked.value.replicas.map((replicas, i) => new Partition(name, i, replicas, this.producerIdExpirationMs)),
       configs: checked.value.configs,
       internal: INTERNAL_TOPICS.has(name),
     };
@@ -233,7 +243,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     const replicas = assignments ?? this.placeReplicas(added, rf, nodeIds, this.placementCursor, current);
     if (validateOnly) return ok(topic);
     replicas.forEach((r, i) => {
-      const p = new Partition(name, current + i, r);
+      const p = new Partition(name, current + i, r, this.producerIdExpirationMs);
       p.isr = r.filter((n) => this.isAlive(n));
       const firstLive = r.find((n) => this.isAlive(n));
       if (firstLive === undefined) p.goOffline();

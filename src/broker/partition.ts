@@ -3,6 +3,8 @@
 // ISR). Waiters (acks=all produces, long-polling fetches) subscribe to
 // changes instead of polling.
 import { PartitionLog } from './partition-log.js';
+import { ProducerStateTable } from './producer-state.js';
+import { isControlBatch, isTransactional, readBatchHeader, readControlType } from '../protocol/record-batch.js';
 
 export interface EpochStart {
   epoch: number;
@@ -11,6 +13,8 @@ export interface EpochStart {
 
 export class Partition {
   readonly log = new PartitionLog();
+  /** Idempotent/transactional producer state, the last stable offset and the aborted-transaction index. */
+  readonly producers: ProducerStateTable;
   /** Log end offset of each replica, by node id; the leader's is the log's. */
   private readonly replicaLeo = new Map<number, number>();
   private readonly listeners = new Set<() => void>();
@@ -25,7 +29,9 @@ export class Partition {
     readonly topic: string,
     readonly index: number,
     public replicas: number[],
+    producerIdExpirationMs: () => number = () => 86_400_000,
   ) {
+    this.producers = new ProducerStateTable(producerIdExpirationMs);
     this.leader = replicas[0] ?? -1;
     this.isr = [...replicas];
     for (const r of replicas) this.replicaLeo.set(r, 0);
@@ -40,9 +46,10 @@ export class Partition {
     return this.log.logEndOffset;
   }
 
-  /** Where read_committed reads stop; equal to the high watermark until transactions open (later issue). */
+  /** Where read_committed reads stop: the high watermark, or the first offset of the oldest unfinished transaction. */
   get lastStableOffset(): number {
-    return this.highWatermark;
+    const unstable = this.producers.firstUnstableOffset(this.highWatermark);
+    return unstable === null ? this.highWatermark : Math.min(unstable, this.highWatermark);
   }
 
   replicaLogEndOffset(nodeId: number): number {
@@ -95,6 +102,7 @@ export class Partition {
     let truncatedFrom: number | null = null;
     if (newLeo < oldLeo) {
       this.log.truncateTo(newLeo);
+      this.rebuildProducerState();
       truncatedFrom = this.log.logEndOffset;
       for (const [id, leo] of this.replicaLeo) this.replicaLeo.set(id, Math.min(leo, this.log.logEndOffset));
       this.highWatermark = Math.min(this.highWatermark, this.log.logEndOffset);
@@ -106,6 +114,30 @@ export class Partition {
     this.updateHighWatermark();
     this.notify();
     return { truncatedFrom };
+  }
+
+  /**
+   * Producer state after truncation, rebuilt from the batch headers that
+   * remain (as Kafka's truncateAndReload does from the log).
+   */
+  private rebuildProducerState(): void {
+    this.producers.clear();
+    for (const b of this.log.batchesFrom(this.logStartOffset)) {
+      const h = readBatchHeader(b.bytes);
+      if (h.producerId < 0) continue;
+      if (isControlBatch(h.attributes)) {
+        const type = readControlType(b.bytes);
+        if (type === 'COMMIT' || type === 'ABORT') {
+          this.producers.recordMarker(h.producerId, h.producerEpoch, -1, type === 'COMMIT', b.baseOffset, h.maxTimestamp);
+        }
+        continue;
+      }
+      this.producers.recordAppend(
+        { producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence, lastOffsetDelta: h.lastOffsetDelta, transactional: isTransactional(h.attributes) },
+        b.baseOffset,
+        h.maxTimestamp,
+      );
+    }
   }
 
   /** No live replica can lead: the partition is offline until one returns. */

@@ -4,7 +4,8 @@
 // connection instead if any partition failed).
 // Differs from Kafka: magic 0/1 message sets (Produce v0-2 from pre-0.11
 // clients) are refused with UNSUPPORTED_FOR_MESSAGE_FORMAT, not converted.
-import { ProduceApi, type ProduceResponsePartitionProduceResponse } from '../../protocol/messages/index.js';
+import { ProduceApi, type ProduceRequest, type ProduceResponsePartitionProduceResponse } from '../../protocol/messages/index.js';
+import { RECORD_BATCH_OVERHEAD, isTransactional, readBatchHeader } from '../../protocol/record-batch.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
 import { appendRecords, awaitReplication, type AppendOutcome } from '../append.js';
@@ -21,10 +22,31 @@ const BEFORE_APPEND = new Set<ErrorName>([
   'CORRUPT_MESSAGE', 'KAFKA_STORAGE_ERROR', 'INVALID_REQUIRED_ACKS',
 ]);
 
+/**
+ * Request-level producer checks (KafkaApis, ReplicaManager): transactional
+ * batches need a transactional id, and may carry only one producer id.
+ */
+function requestLevelError(req: ProduceRequest): ErrorName | null {
+  const transactionalPids = new Set<number>();
+  for (const t of req.topicData) {
+    for (const pd of t.partitionData) {
+      const r = pd.records;
+      if (!r || r.length < RECORD_BATCH_OVERHEAD || r.readInt8(16) !== 2) continue;
+      const h = readBatchHeader(r);
+      if (isTransactional(h.attributes)) transactionalPids.add(h.producerId);
+    }
+  }
+  if (transactionalPids.size === 0) return null;
+  if (req.transactionalId === null) return 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED';
+  if (transactionalPids.size > 1) return 'INVALID_PRODUCER_ID_MAPPING';
+  return null;
+}
+
 export default defineHandler(ProduceApi, async (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
   const validAcks = req.acks === -1 || req.acks === 0 || req.acks === 1;
+  const requestError = requestLevelError(req);
   const waits: Promise<void>[] = [];
   const notLeader: Partition[] = [];
   let anyError = false;
@@ -49,13 +71,14 @@ export default defineHandler(ProduceApi, async (req, ctx) => {
       name: t.name,
       partitionResponses: t.partitionData.map((pd) => {
         const p = topic?.partitions[pd.index];
+        if (requestError) return answer(p, pd.index, requestError);
         if (!topic || !p) return answer(undefined, pd.index, 'UNKNOWN_TOPIC_OR_PARTITION');
         if (!validAcks) return answer(p, pd.index, 'INVALID_REQUIRED_ACKS');
         if (p.leader !== ctx.nodeId) {
           notLeader.push(p);
           return answer(p, pd.index, 'NOT_LEADER_OR_FOLLOWER');
         }
-        const outcome = appendRecords(cluster, topic, p, { records: pd.records, produceVersion: version, acks: req.acks, clientId: ctx.clientId });
+        const outcome = appendRecords(cluster, topic, p, { records: pd.records, produceVersion: version, acks: req.acks, clientId: ctx.clientId, transactionalId: req.transactionalId });
         const a = answer(p, pd.index, outcome.error, outcome);
         if (outcome.error === 'NONE' && req.acks === -1) {
           waits.push(

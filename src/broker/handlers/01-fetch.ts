@@ -2,6 +2,8 @@
 // (read_uncommitted) or the last stable offset (read_committed), within the
 // request's byte limits; parks the request until min_bytes are readable or
 // max_wait_ms passes, woken by partition changes rather than polling.
+// read_committed stops at the last stable offset and lists the aborted
+// transactions that overlap the returned range.
 // Differs from Kafka: fetch sessions are never created (session id 0 is
 // always a valid answer, and clients then send full fetches); a partial
 // trailing batch is never returned, only whole batches (v3+).
@@ -114,6 +116,13 @@ function parkUntil(ctx: RequestContext, targets: Target[], maxWaitMs: number, re
   });
 }
 
+/** The aborted transactions a read_committed reader needs for the batches returned (LocalLog#collectAbortedTransactions). */
+function abortedIn(p: Partition, fetchOffset: number, batches: readonly { lastOffset: number }[]) {
+  if (batches.length === 0) return [];
+  const upperBound = batches[batches.length - 1]!.lastOffset + 1;
+  return p.producers.abortedBetween(fetchOffset, upperBound).map((a) => ({ producerId: a.producerId, firstOffset: a.firstOffset }));
+}
+
 function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolation: number, budget: number) {
   const version = ctx.apiVersion;
   let remaining = budget;
@@ -161,7 +170,7 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
       highWatermark: p.highWatermark,
       lastStableOffset: p.lastStableOffset,
       logStartOffset: p.logStartOffset,
-      abortedTransactions: isolation === READ_COMMITTED ? [] : null,
+      abortedTransactions: isolation === READ_COMMITTED ? abortedIn(p, t.request.fetchOffset, batches) : null,
       records,
     });
   }

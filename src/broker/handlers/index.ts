@@ -18,7 +18,12 @@ import apiVersions from './18-api-versions.js';
 import createTopics from './19-create-topics.js';
 import deleteTopics from './20-delete-topics.js';
 import deleteRecords from './21-delete-records.js';
+import initProducerId from './22-init-producer-id.js';
 import offsetForLeaderEpoch from './23-offset-for-leader-epoch.js';
+import addPartitionsToTxn from './24-add-partitions-to-txn.js';
+import addOffsetsToTxn from './25-add-offsets-to-txn.js';
+import endTxn from './26-end-txn.js';
+import txnOffsetCommit from './28-txn-offset-commit.js';
 import describeConfigs from './32-describe-configs.js';
 import alterConfigs from './33-alter-configs.js';
 import createPartitions from './37-create-partitions.js';
@@ -26,6 +31,9 @@ import deleteGroups from './42-delete-groups.js';
 import incrementalAlterConfigs from './44-incremental-alter-configs.js';
 import offsetDelete from './47-offset-delete.js';
 import describeCluster from './60-describe-cluster.js';
+import describeProducers from './61-describe-producers.js';
+import describeTransactions from './65-describe-transactions.js';
+import listTransactions from './66-list-transactions.js';
 
 export const brokerHandlers: readonly ApiHandler[] = [
   produce,
@@ -45,7 +53,12 @@ export const brokerHandlers: readonly ApiHandler[] = [
   createTopics,
   deleteTopics,
   deleteRecords,
+  initProducerId,
   offsetForLeaderEpoch,
+  addPartitionsToTxn,
+  addOffsetsToTxn,
+  endTxn,
+  txnOffsetCommit,
   describeConfigs,
   alterConfigs,
   createPartitions,
@@ -53,4 +66,7 @@ export const brokerHandlers: readonly ApiHandler[] = [
   incrementalAlterConfigs,
   offsetDelete,
   describeCluster,
+  describeProducers,
+  describeTransactions,
+  listTransactions,
 ];

@@ -1,0 +1,52 @@
+// TxnOffsetCommit (28), v0-4: offsets committed inside a transaction. The
+// group coordinator answers (NOT_COORDINATOR elsewhere); the transaction
+// must have the group's offsets partition (AddOffsetsToTxn) and the
+// producer's epoch; v3+ member fields are checked without
+// REBALANCE_IN_PROGRESS. The offsets stay pending, invisible to
+// OffsetFetch, until the COMMIT marker (an ABORT drops them).
+import { TxnOffsetCommitApi } from '../../protocol/messages/index.js';
+import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
+import { GROUP_METADATA_TOPIC, partitionFor } from '../coordinators.js';
+import { defineHandler } from './handler.js';
+
+export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
+  const { cluster } = ctx;
+  const version = ctx.apiVersion;
+  const groupError = (): ErrorName => {
+    const status = cluster.groups.groupStatus(req.groupId, 'TxnOffsetCommit', ctx.nodeId);
+    if (status) return status;
+    const verdict = cluster.transactions.verify(req.transactionalId, req.producerId, req.producerEpoch, GROUP_METADATA_TOPIC, partitionFor(req.groupId));
+    switch (verdict) {
+      case 'NONE':
+        break;
+      case 'TRANSACTION_ABORTABLE':
+        return version >= 4 ? 'TRANSACTION_ABORTABLE' : 'INVALID_TXN_STATE';
+      case 'PRODUCER_FENCED':
+        return 'INVALID_PRODUCER_EPOCH';
+      default:
+        return verdict;
+    }
+    return version >= 3 ? cluster.groups.validateTxnOffsetCommitMember(req.groupId, req.memberId, req.generationId, req.groupInstanceId) : 'NONE';
+  };
+  const whole = groupError();
+  const known = req.topics.flatMap((t) => t.partitions.filter((p) => cluster.partition(t.name, p.partitionIndex)).map((p) => ({ topic: t.name, p })));
+  const stored =
+    whole === 'NONE'
+      ? cluster.groups.addPendingTxnOffsets(
+          req.groupId,
+          req.producerId,
+          known.map(({ topic, p }) => ({ topic, partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch, metadata: p.committedMetadata })),
+        )
+      : [];
+  const results = new Map(known.map(({ topic, p }, i) => [`${topic}:${p.partitionIndex}`, stored[i] ?? whole]));
+  return {
+    throttleTimeMs: 0,
+    topics: req.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.map((p) => ({
+        partitionIndex: p.partitionIndex,
+        errorCode: ErrorCode[results.get(`${t.name}:${p.partitionIndex}`) ?? 'UNKNOWN_TOPIC_OR_PARTITION'],
+      })),
+    })),
+  };
+});

@@ -1,0 +1,324 @@
+// The transaction coordinator: producer ids, transactional ids and their
+// state machine, as Kafka's TransactionCoordinator and TransactionMetadata
+// decide (kafka-semantics.md §1 and §5, rule by rule). One instance serves the
+// whole cluster; which node may answer for a transactional id is decided by
+// coordinators.ts (the leader of its __transaction_state partition).
+//
+// Differs from Kafka: the transaction log is not written, so a transition's
+// pending state lasts only while markers cannot be written (a partition
+// without a leader); timeouts fire at the deadline itself rather than on the
+// next 10 s scan; transactional.id.expiration.ms is not enforced.
+import { EventEmitter } from 'node:events';
+import type { ErrorName } from '../../protocol/errors.js';
+import type { Cluster } from '../cluster.js';
+import type { Timer } from '../clock.js';
+import { appendEndTxnMarker } from '../end-txn-marker.js';
+import { GROUP_KEY_TYPE, TRANSACTION_STATE_TOPIC, ensureCoordinatorTopic, partitionFor, coordinatorTopic } from '../coordinators.js';
+import {
+  NO_PRODUCER_EPOCH,
+  NO_PRODUCER_ID,
+  isEpochExhausted,
+  partitionKey,
+  validPreviousStates,
+  type TopicPartition,
+  type TransactionMetadata,
+  type TransactionState,
+} from './transaction-metadata.js';
+
+export interface TransactionConfig {
+  /** transaction.max.timeout.ms */
+  transactionMaxTimeoutMs: number;
+}
+
+export const defaultTransactionConfig: Readonly<TransactionConfig> = Object.freeze({ transactionMaxTimeoutMs: 900_000 });
+
+export interface InitProducerIdResult {
+  error: ErrorName;
+  producerId: number;
+  producerEpoch: number;
+}
+
+export interface TransactionEvents {
+  /** A transaction finished: its markers are written everywhere. */
+  completed: [txn: { transactionalId: string; producerId: number; producerEpoch: number; commit: boolean; partitions: TopicPartition[] }];
+  /** The coordinator aborted a transaction on its own (timeout) or fenced it (a new InitProducerId). */
+  aborted: [txn: { transactionalId: string; producerId: number; producerEpoch: number; reason: 'timeout' | 'fenced' }];
+}
+
+const fail = (error: ErrorName): InitProducerIdResult => ({ error, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH });
+
+export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
+  private readonly txns = new Map<string, TransactionMetadata>();
+  private readonly timers = new Map<string, Timer>();
+  /** Markers waiting for a partition leader, by transactional id. */
+  private readonly blocked = new Set<string>();
+  private nextProducerId = 0;
+  readonly config: TransactionConfig;
+
+  constructor(
+    private readonly cluster: Cluster,
+    config: Partial<TransactionConfig> = {},
+  ) {
+    super();
+    this.config = { ...defaultTransactionConfig, ...config };
+    cluster.on('leader-changed', () => this.retryBlockedMarkers());
+  }
+
+  /** A fresh producer id from the cluster-wide allocator. */
+  allocateProducerId(): number {
+    return this.nextProducerId++;
+  }
+
+  get(transactionalId: string): TransactionMetadata | undefined {
+    return this.txns.get(transactionalId);
+  }
+
+  all(): TransactionMetadata[] {
+    return [...this.txns.values()];
+  }
+
+  // ---------- InitProducerId ----------
+
+  initProducerId(transactionalId: string | null, txnTimeoutMs: number, expectedProducerId: number, expectedEpoch: number): InitProducerIdResult {
+    if ((expectedProducerId === NO_PRODUCER_ID) !== (expectedEpoch === NO_PRODUCER_EPOCH)) return fail('INVALID_REQUEST');
+    // Idempotent producers: a new id every time, epoch 0.
+    if (transactionalId === null) return { error: 'NONE', producerId: this.allocateProducerId(), producerEpoch: 0 };
+    if (transactionalId === '') return fail('INVALID_REQUEST');
+    if (txnTimeoutMs <= 0 || txnTimeoutMs > this.config.transactionMaxTimeoutMs) return fail('INVALID_TRANSACTION_TIMEOUT');
+
+    let txn = this.txns.get(transactionalId);
+    if (!txn) {
+      txn = {
+        transactionalId,
+        producerId: this.allocateProducerId(),
+        lastProducerId: NO_PRODUCER_ID,
+        producerEpoch: NO_PRODUCER_EPOCH,
+        lastProducerEpoch: NO_PRODUCER_EPOCH,
+        txnTimeoutMs,
+        state: 'Empty',
+        pendingState: null,
+        partitions: new Map(),
+        txnStartTimestamp: -1,
+        txnLastUpdateTimestamp: this.cluster.clock.now(),
+      };
+      this.txns.set(transactionalId, txn);
+    }
+    if (txn.pendingState) return fail('CONCURRENT_TRANSACTIONS');
+
+    const recovering = expectedProducerId !== NO_PRODUCER_ID;
+    if (recovering) {
+      const acceptable =
+        txn.producerEpoch === NO_PRODUCER_EPOCH ||
+        expectedProducerId === txn.producerId ||
+        (expectedProducerId === txn.lastProducerId && isEpochExhausted(txn.producerEpoch));
+      if (!acceptable) return fail('PRODUCER_FENCED');
+    }
+
+    switch (txn.state) {
+      case 'PrepareCommit':
+      case 'PrepareAbort':
+        return fail('CONCURRENT_TRANSACTIONS');
+      case 'Ongoing':
+        // A new instance fences the old one: bump the epoch (never handed out)
+        // and abort what it left open; the client retries after the abort.
+        this.fenceAndAbort(txn, 'fenced');
+        return fail('CONCURRENT_TRANSACTIONS');
+      case 'Dead':
+      case 'PrepareEpochFence':
+        return fail('CONCURRENT_TRANSACTIONS');
+      default:
+        break;
+    }
+
+    // Empty, CompleteCommit or CompleteAbort.
+    if (isEpochExhausted(txn.producerEpoch) && (!recovering || expectedEpoch === txn.producerEpoch)) {
+      txn.lastProducerId = txn.producerId;
+      txn.lastProducerEpoch = recovering ? txn.producerEpoch : NO_PRODUCER_EPOCH;
+      txn.producerId = this.allocateProducerId();
+      txn.producerEpoch = 0;
+    } else if (!recovering) {
+      txn.producerEpoch += 1;
+      txn.lastProducerEpoch = NO_PRODUCER_EPOCH;
+    } else if (txn.producerEpoch === NO_PRODUCER_EPOCH || expectedEpoch === txn.producerEpoch) {
+      txn.lastProducerEpoch = txn.producerEpoch;
+      txn.producerEpoch += 1;
+    } else if (expectedEpoch !== txn.lastProducerEpoch) {
+      // expected == lastProducerEpoch is a retry of a bump that succeeded: answer it again.
+      return fail('PRODUCER_FENCED');
+    }
+    txn.txnTimeoutMs = txnTimeoutMs;
+    this.transition(txn, 'Empty');
+    txn.partitions.clear();
+    return { error: 'NONE', producerId: txn.producerId, producerEpoch: txn.producerEpoch };
+  }
+
+  // ---------- AddPartitionsToTxn / AddOffsetsToTxn ----------
+
+  /** The checks every transactional call by a producer makes first (pid mapping, epoch, pending). */
+  private checkProducer(transactionalId: string, producerId: number, producerEpoch: number): { error: ErrorName; txn?: TransactionMetadata } {
+    if (transactionalId === '') return { error: 'INVALID_REQUEST' };
+    const txn = this.txns.get(transactionalId);
+    if (!txn || txn.producerId !== producerId) return { error: 'INVALID_PRODUCER_ID_MAPPING' };
+    if (txn.producerEpoch !== producerEpoch) return { error: 'PRODUCER_FENCED' };
+    if (txn.pendingState) return { error: 'CONCURRENT_TRANSACTIONS' };
+    return { error: 'NONE', txn };
+  }
+
+  /** Adds partitions to the producer's transaction (one verdict for all of them). */
+  addPartitions(transactionalId: string, producerId: number, producerEpoch: number, partitions: readonly TopicPartition[]): ErrorName {
+    const { error, txn } = this.checkProducer(transactionalId, producerId, producerEpoch);
+    if (!txn) return error;
+    if (txn.state === 'PrepareCommit' || txn.state === 'PrepareAbort') return 'CONCURRENT_TRANSACTIONS';
+    if (txn.state === 'Ongoing' && partitions.every((p) => txn.partitions.has(partitionKey(p.topic, p.partition)))) return 'NONE';
+    if (txn.state !== 'Ongoing') {
+      txn.txnStartTimestamp = this.cluster.clock.now();
+      this.armTimeout(txn);
+    }
+    for (const p of partitions) txn.partitions.set(partitionKey(p.topic, p.partition), { topic: p.topic, partition: p.partition });
+    this.transition(txn, 'Ongoing');
+    return 'NONE';
+  }
+
+  /** AddOffsetsToTxn: the group's __consumer_offsets partition joins the transaction. */
+  addOffsets(transactionalId: string, producerId: number, producerEpoch: number, groupId: string): ErrorName {
+    ensureCoordinatorTopic(this.cluster, GROUP_KEY_TYPE);
+    return this.addPartitions(transactionalId, producerId, producerEpoch, [{ topic: coordinatorTopic(GROUP_KEY_TYPE), partition: partitionFor(groupId) }]);
+  }
+
+  /** Whether a partition is in the producer's open transaction (TxnOffsetCommit and produce verification). */
+  verify(transactionalId: string, producerId: number, producerEpoch: number, topic: string, partition: number): ErrorName {
+    const txn = this.txns.get(transactionalId);
+    if (!txn || txn.producerId !== producerId) return 'INVALID_PRODUCER_ID_MAPPING';
+    if (txn.producerEpoch !== producerEpoch) return 'PRODUCER_FENCED';
+    if (txn.pendingState || txn.state === 'PrepareCommit' || txn.state === 'PrepareAbort') return 'CONCURRENT_TRANSACTIONS';
+    if (txn.state !== 'Ongoing' || !txn.partitions.has(partitionKey(topic, partition))) return 'TRANSACTION_ABORTABLE';
+    return 'NONE';
+  }
+
+  // ---------- EndTxn ----------
+
+  endTxn(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean): ErrorName {
+    const { error, txn } = this.checkProducer(transactionalId, producerId, producerEpoch);
+    if (!txn) return error;
+    switch (txn.state) {
+      case 'Ongoing':
+        this.complete(txn, commit);
+        return 'NONE';
+      case 'PrepareCommit':
+        return commit ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE';
+      case 'PrepareAbort':
+        return commit ? 'INVALID_TXN_STATE' : 'CONCURRENT_TRANSACTIONS';
+      case 'CompleteCommit':
+        return commit ? 'NONE' : 'INVALID_TXN_STATE';
+      case 'CompleteAbort':
+        return commit ? 'INVALID_TXN_STATE' : 'NONE';
+      default:
+        return 'INVALID_TXN_STATE';
+    }
+  }
+
+  // ---------- fencing and timeouts ----------
+
+  /**
+   * What a new instance with the same transactional id does to the old one:
+   * bump the epoch as its InitProducerId would, aborting an open transaction.
+   * The chaos layer's `fence` calls this.
+   */
+  fence(transactionalId: string): ErrorName {
+    const txn = this.txns.get(transactionalId);
+    if (!txn) return 'TRANSACTIONAL_ID_NOT_FOUND';
+    if (txn.pendingState) return 'CONCURRENT_TRANSACTIONS';
+    if (txn.state === 'Ongoing') {
+      this.fenceAndAbort(txn, 'fenced');
+      return 'NONE';
+    }
+    txn.lastProducerEpoch = NO_PRODUCER_EPOCH;
+    txn.producerEpoch += 1;
+    return 'NONE';
+  }
+
+  private fenceAndAbort(txn: TransactionMetadata, reason: 'timeout' | 'fenced'): void {
+    txn.producerEpoch += 1;
+    txn.lastProducerEpoch = NO_PRODUCER_EPOCH;
+    this.cluster.log.info({ transactionalId: txn.transactionalId, producerId: txn.producerId, epoch: txn.producerEpoch, reason }, 'transaction aborted by the coordinator');
+    this.emit('aborted', { transactionalId: txn.transactionalId, producerId: txn.producerId, producerEpoch: txn.producerEpoch, reason });
+    this.complete(txn, false);
+  }
+
+  private armTimeout(txn: TransactionMetadata): void {
+    this.timers.get(txn.transactionalId)?.cancel();
+    const started = txn.txnStartTimestamp;
+    const timer = this.cluster.clock.setTimer(txn.txnTimeoutMs, () => {
+      this.timers.delete(txn.transactionalId);
+      // Still the same open transaction, with nothing in flight: abort it.
+      if (txn.state === 'Ongoing' && txn.txnStartTimestamp === started && !txn.pendingState) this.fenceAndAbort(txn, 'timeout');
+    });
+    this.timers.set(txn.transactionalId, timer);
+  }
+
+  // ---------- markers ----------
+
+  /** Prepare{Commit,Abort}, then markers to every partition, then Complete{Commit,Abort}. */
+  private complete(txn: TransactionMetadata, commit: boolean): void {
+    this.timers.get(txn.transactionalId)?.cancel();
+    this.timers.delete(txn.transactionalId);
+    this.transition(txn, commit ? 'PrepareCommit' : 'PrepareAbort');
+    txn.pendingState = commit ? 'CompleteCommit' : 'CompleteAbort';
+    this.markedPartitions.set(txn.transactionalId, [...txn.partitions.values()]);
+    this.writeMarkers(txn);
+  }
+
+  private writeMarkers(txn: TransactionMetadata): void {
+    const commit = txn.pendingState === 'CompleteCommit';
+    const coordinatorEpoch = this.coordinatorEpoch(txn.transactionalId);
+    for (const [key, tp] of [...txn.partitions]) {
+      const p = this.cluster.partition(tp.topic, tp.partition);
+      if (!p) {
+        txn.partitions.delete(key); // deleted topic: nothing to mark
+        continue;
+      }
+      if (p.leader < 0) continue; // retried when a leader is elected
+      const error = appendEndTxnMarker(this.cluster, p, { producerId: txn.producerId, producerEpoch: txn.producerEpoch, coordinatorEpoch, commit });
+      if (error !== 'NONE') this.cluster.log.warn({ transactionalId: txn.transactionalId, ...tp, error }, 'transaction marker refused');
+      txn.partitions.delete(key);
+    }
+    if (txn.partitions.size > 0) {
+      this.blocked.add(txn.transactionalId);
+      return;
+    }
+    this.blocked.delete(txn.transactionalId);
+    const partitions = this.markedPartitions.get(txn.transactionalId) ?? [];
+    this.markedPartitions.delete(txn.transactionalId);
+    this.cluster.groups.completePendingTxnOffsets(txn.producerId, commit);
+    txn.pendingState = null;
+    this.transition(txn, commit ? 'CompleteCommit' : 'CompleteAbort');
+    this.emit('completed', { transactionalId: txn.transactionalId, producerId: txn.producerId, producerEpoch: txn.producerEpoch, commit, partitions });
+  }
+
+  private readonly markedPartitions = new Map<string, TopicPartition[]>();
+
+  private retryBlockedMarkers(): void {
+    for (const id of [...this.blocked]) {
+      const txn = this.txns.get(id);
+      if (txn) this.writeMarkers(txn);
+    }
+  }
+
+  /** The leader epoch of the transactional id's __transaction_state partition (0 when it has none yet). */
+  private coordinatorEpoch(transactionalId: string): number {
+    return this.cluster.partition(TRANSACTION_STATE_TOPIC, partitionFor(transactionalId))?.leaderEpoch ?? 0;
+  }
+
+  private transition(txn: TransactionMetadata, to: TransactionState): void {
+    if (!validPreviousStates[to].includes(txn.state)) {
+      throw new Error(`transaction ${txn.transactionalId}: illegal transition ${txn.state} -> ${to}`);
+    }
+    txn.state = to;
+    txn.txnLastUpdateTimestamp = this.cluster.clock.now();
+  }
+
+  shutdown(): void {
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
+  }
+}
