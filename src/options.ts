@@ -36,6 +36,10 @@ export interface KafkaesqueOptions {
   replicationLagMs: number;
   /** group.initial.rebalance.delay.ms: how long a new (Empty) group waits for more members before its first rebalance. Kafka's default is 3000. */
   groupInitialRebalanceDelayMs: number;
+  /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
+  producerIdExpirationMs: number;
+  /** transaction.max.timeout.ms: the longest transaction timeout InitProducerId accepts. */
+  transactionMaxTimeoutMs: number;
   /** Largest request frame accepted; a larger one closes the connection. */
   maxRequestSize: number;
   /** Topics created at start. */
@@ -58,6 +62,8 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   minInsyncReplicas: 1,
   replicationLagMs: 0,
   groupInitialRebalanceDelayMs: 0,
+  producerIdExpirationMs: 86_400_000,
+  transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
   topics: [],
   logLevel: 'silent',

@@ -37,6 +37,8 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     defaultReplicationFactor: options.defaultReplicationFactor ?? Math.min(3, options.brokers),
     minInsyncReplicas: options.minInsyncReplicas,
     replicationLagMs: options.replicationLagMs,
+    producerIdExpirationMs: options.producerIdExpirationMs,
+    transactionMaxTimeoutMs: options.transactionMaxTimeoutMs,
     clock: options.clock ?? systemClock,
     logger: log,
   });

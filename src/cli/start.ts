@@ -17,6 +17,8 @@ interface StartArgs {
   'auto-create-topics': boolean;
   'min-insync-replicas': number;
   'replication-lag-ms': number;
+  'producer-id-expiration-ms': number;
+  'transaction-max-timeout-ms': number;
   'group-initial-rebalance-delay-ms': number;
   'max-request-size': number;
   json: boolean;
@@ -66,6 +68,8 @@ export const startCommand: CommandModule<object, StartArgs> = {
         describe: 'group.initial.rebalance.delay.ms: how long a new group waits for more members before its first rebalance (Kafka: 3000)',
       })
       .option('max-request-size', { type: 'number', default: defaultOptions.maxRequestSize, describe: 'Largest request accepted, in bytes' })
+      .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
+      .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
       .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
       .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
@@ -89,6 +93,8 @@ export const startCommand: CommandModule<object, StartArgs> = {
         minInsyncReplicas: args['min-insync-replicas'],
         replicationLagMs: args['replication-lag-ms'],
         groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
+        producerIdExpirationMs: args['producer-id-expiration-ms'],
+        transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
         maxRequestSize: args['max-request-size'],
         logLevel: args['log-level'],
         prettyLogs: args['pretty-logs'],
