@@ -66,7 +66,8 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
   topics: [],
-  logLevel: 'silent',
+  // Silent unless asked: KAFKAESQUE_LOG_LEVEL=debug npm test shows what the brokers do.
+  logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
   prettyLogs: false,
 });
 
