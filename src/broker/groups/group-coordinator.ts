@@ -627,7 +627,6 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
 
   private scheduleExpiration(group: Group, member: Member, timeoutMs: number): void {
     member.heartbeatTimer?.cancel();
-    member.lastHeartbeatMs = this.clock.now();
     const memberId = member.memberId;
     const timer = this.clock.setTimer(timeoutMs, () => {
       if (member.heartbeatTimer === timer) member.heartbeatTimer = null;
@@ -845,6 +844,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
       else if (!group.is('Empty')) out.set(groupId, 'NON_EMPTY_GROUP');
       else {
         group.transitionTo('Dead');
+        this.cancelTimers(group);
         this.groups.delete(groupId);
         out.set(groupId, 'NONE');
       }
@@ -946,6 +946,14 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   /** Cancels every timer (the cluster is stopping). */
   shutdown(): void {
     for (const g of this.groups.values()) this.cancelTimers(g);
+  }
+
+  /** Forgets every group and its offsets (the control API's reset); parked JoinGroup/SyncGroup requests get NOT_COORDINATOR. Returns how many groups there were. */
+  reset(): number {
+    const count = this.groups.size;
+    for (const g of this.groups.values()) if (!g.is('Dead')) this.unload(g);
+    this.groups.clear();
+    return count;
   }
 
   // ---------------------------------------------------------------- persistence and coordinator moves

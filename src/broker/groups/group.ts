@@ -21,8 +21,6 @@ const VALID_PREVIOUS_STATES: Record<GroupState, readonly GroupState[]> = {
   Dead: ['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Empty', 'Dead'],
 };
 
-export const GROUP_STATES: readonly GroupState[] = ['PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty'];
-
 /** What the group metadata record in __consumer_offsets holds: what a new coordinator loads. */
 export interface GroupSnapshot {
   generationId: number;

@@ -51,8 +51,6 @@ export class Member {
   isNew = false;
   /** The pending session (or new-member join) expiry. */
   heartbeatTimer: Timer | null = null;
-  /** When the session deadline was last pushed (for inspection). */
-  lastHeartbeatMs = 0;
 
   constructor(
     public memberId: string,

@@ -18,9 +18,17 @@ interface Wanted {
   partitionIndexes: number[];
 }
 
+interface PartitionAnswer {
+  partitionIndex: number;
+  committedOffset: number;
+  committedLeaderEpoch: number;
+  metadata: string;
+  errorCode: number;
+}
+
 /** Groups offsets by topic, topics in first-seen order. */
 function byTopic(offsets: readonly FetchedOffset[]) {
-  const topics = new Map<string, { name: string; partitions: object[] }>();
+  const topics = new Map<string, { name: string; partitions: PartitionAnswer[] }>();
   for (const o of offsets) {
     let t = topics.get(o.topic);
     if (!t) topics.set(o.topic, (t = { name: o.topic, partitions: [] }));
