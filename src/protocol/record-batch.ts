@@ -391,18 +391,8 @@ class VarWriter {
   }
 }
 
-interface HeaderFields {
-  baseOffset: number;
-  partitionLeaderEpoch: number;
-  attributes: number;
-  lastOffsetDelta: number;
-  baseTimestamp: number;
-  maxTimestamp: number;
-  producerId: number;
-  producerEpoch: number;
-  baseSequence: number;
-  recordsCount: number;
-}
+/** The header fields a builder chooses; length, magic and CRC follow from the bytes. */
+type HeaderFields = Omit<RecordBatchHeader, 'batchLength' | 'magic' | 'crc'>;
 
 /** Header + payload, with batchLength and CRC filled in. */
 function assembleBatch(f: HeaderFields, payload: Buffer): Buffer {
