@@ -7,7 +7,8 @@ import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
 import { MalformedFrameError, Reader, Writer } from '../protocol/primitives.js';
-import { CLOSE_CONNECTION, NO_RESPONSE, type RequestContext } from '../broker/handlers/handler.js';
+import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type RequestContext } from '../broker/handlers/handler.js';
+import { SaslAuthenticator, type SaslConfig } from './sasl/authenticator.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Cluster } from '../broker/cluster.js';
 import type { Logger } from '../logger.js';
@@ -25,6 +26,8 @@ export interface ConnectionOptions {
   registry: HandlerRegistry;
   maxRequestSize: number;
   log: Logger;
+  /** When set, clients must authenticate with SASL before anything else. */
+  sasl: SaslConfig | null;
 }
 
 /**
@@ -45,6 +48,7 @@ export class Connection {
   private readonly queue: Slot[] = [];
   private readonly log: Logger;
   private readonly clientHost: string;
+  private readonly sasl: SaslAuthenticator;
   private closed = false;
 
   constructor(
@@ -52,6 +56,7 @@ export class Connection {
     private readonly options: ConnectionOptions,
   ) {
     this.decoder = new FrameDecoder(options.maxRequestSize);
+    this.sasl = new SaslAuthenticator(options.sasl);
     this.clientHost = `/${socket.remoteAddress ?? 'unknown'}`;
     this.log = options.log.child({ node: options.nodeId, peer: `${socket.remoteAddress}:${socket.remotePort}` });
     socket.setNoDelay(true);
@@ -82,8 +87,12 @@ export class Connection {
   }
 
   private onFrame(frame: Buffer): void {
+    if (this.sasl.expectsRawToken) return this.onRawSaslToken(frame);
     const head = peekRequestHeader(frame);
     if (!head) return this.close(`request of ${frame.length} bytes is too short for a header`);
+    if (!this.sasl.allows(head.apiKey)) {
+      return this.close(`api key ${head.apiKey} before SASL authentication completed`);
+    }
     const { registry } = this.options;
     const handler = registry.get(head.apiKey);
     if (!handler || !registry.supports(head.apiKey, head.apiVersion)) {
@@ -113,6 +122,7 @@ export class Connection {
       clientId,
       clientHost: this.clientHost,
       log: this.log,
+      sasl: this.sasl,
       supportedApis: () => registry.versions(),
     };
     const finish = (result: unknown) => {
@@ -121,10 +131,12 @@ export class Connection {
         slot.response = null;
         slot.close = true;
       } else {
+        const closeAfter = result instanceof CloseAfter;
         const w = new Writer();
         writeResponseHeader(w, handler.api, head.apiVersion, head.correlationId);
-        handler.api.writeResponse(w, result as never, head.apiVersion);
+        handler.api.writeResponse(w, (closeAfter ? result.response : result) as never, head.apiVersion);
         slot.response = this.frame(w);
+        slot.close = closeAfter;
       }
       this.flush();
     };
@@ -141,6 +153,24 @@ export class Connection {
     } catch (err) {
       fail(err);
     }
+  }
+
+  /**
+   * After SaslHandshake v0 the client sends bare SASL tokens (size prefix,
+   * no Kafka header) and gets bare tokens back; a failure closes the
+   * connection, as Kafka's SaslServerAuthenticator does for this form.
+   */
+  private onRawSaslToken(token: Buffer): void {
+    const step = this.sasl.authenticate(token);
+    if (!step.ok) {
+      this.queue.push({ response: null, close: true });
+      this.log.warn({ reason: step.message }, 'SASL authentication failed');
+      return this.flush();
+    }
+    const w = new Writer();
+    w.raw(step.reply);
+    this.queue.push({ response: this.frame(w) });
+    this.flush();
   }
 
   private respondUnsupportedApiVersions(correlationId: number): void {
@@ -174,7 +204,12 @@ export class Connection {
       }
       if (slot.close) {
         if (corked) this.socket.uncork();
-        return this.close('closing as the protocol requires (acks=0 produce failed, or handler error)');
+        this.log.debug("closing after the last response, as the protocol requires (failed acks=0 produce, failed SASL, handler error)");
+        // Let the last response leave before the socket goes.
+        this.closed = true;
+        this.socket.end();
+        setTimeout(() => this.socket.destroy(), 100).unref();
+        return;
       }
     }
     if (corked) this.socket.uncork();

@@ -5,6 +5,7 @@ import type { Cluster } from '../broker/cluster.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Logger } from '../logger.js';
 import { BrokerListener } from './broker-listener.js';
+import type { SaslConfig } from './sasl/authenticator.js';
 
 export interface KafkaServerOptions {
   cluster: Cluster;
@@ -15,6 +16,8 @@ export interface KafkaServerOptions {
   advertisedHost: string;
   maxRequestSize: number;
   log: Logger;
+  /** SASL users and mechanisms; null = no authentication. */
+  sasl?: SaslConfig | null;
 }
 
 export class KafkaServer {
@@ -27,7 +30,7 @@ export class KafkaServer {
   constructor(private readonly options: KafkaServerOptions) {
     const { cluster, registry, maxRequestSize, log } = options;
     for (const nodeId of cluster.nodes.keys()) {
-      const listener = new BrokerListener({ nodeId, cluster, registry, maxRequestSize, log }, options.bindHost, options.ports.get(nodeId) ?? 0);
+      const listener = new BrokerListener({ nodeId, cluster, registry, maxRequestSize, log, sasl: options.sasl ?? null }, options.bindHost, options.ports.get(nodeId) ?? 0);
       this.listeners.set(nodeId, listener);
     }
   }

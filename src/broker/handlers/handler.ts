@@ -5,6 +5,7 @@
 import type { ApiSchema, MessageInput } from '../../protocol/api-schema.js';
 import type { Cluster } from '../cluster.js';
 import type { Logger } from '../../logger.js';
+import type { SaslAuthenticator } from '../../server/sasl/authenticator.js';
 
 export interface RequestContext {
   readonly cluster: Cluster;
@@ -16,6 +17,8 @@ export interface RequestContext {
   /** The client's address as Kafka prints it in DescribeGroups ("/127.0.0.1"). */
   readonly clientHost: string;
   readonly log: Logger;
+  /** This connection's SASL state (SaslHandshake, SaslAuthenticate). */
+  readonly sasl: SaslAuthenticator;
   /** The APIs and versions this broker serves (for ApiVersions). */
   readonly supportedApis: () => readonly { apiKey: number; minVersion: number; maxVersion: number }[];
 }
@@ -25,7 +28,12 @@ export const NO_RESPONSE = Symbol('no response');
 /** Close the connection after the responses queued before this one (acks=0 Produce that failed). */
 export const CLOSE_CONNECTION = Symbol('close connection');
 
-export type HandlerResult<Res> = MessageInput<Res> | typeof NO_RESPONSE | typeof CLOSE_CONNECTION;
+/** Write this response, then close the connection (a failed SASL authentication). */
+export class CloseAfter<Res> {
+  constructor(readonly response: MessageInput<Res>) {}
+}
+
+export type HandlerResult<Res> = MessageInput<Res> | CloseAfter<Res> | typeof NO_RESPONSE | typeof CLOSE_CONNECTION;
 
 export interface ApiHandler<Req = any, Res = any> {
   readonly api: ApiSchema<Req, Res>;

@@ -14,6 +14,7 @@ import leaveGroup from './13-leave-group.js';
 import syncGroup from './14-sync-group.js';
 import describeGroups from './15-describe-groups.js';
 import listGroups from './16-list-groups.js';
+import saslHandshake from './17-sasl-handshake.js';
 import apiVersions from './18-api-versions.js';
 import createTopics from './19-create-topics.js';
 import deleteTopics from './20-delete-topics.js';
@@ -26,6 +27,7 @@ import endTxn from './26-end-txn.js';
 import txnOffsetCommit from './28-txn-offset-commit.js';
 import describeConfigs from './32-describe-configs.js';
 import alterConfigs from './33-alter-configs.js';
+import saslAuthenticate from './36-sasl-authenticate.js';
 import createPartitions from './37-create-partitions.js';
 import deleteGroups from './42-delete-groups.js';
 import incrementalAlterConfigs from './44-incremental-alter-configs.js';
@@ -49,6 +51,7 @@ export const brokerHandlers: readonly ApiHandler[] = [
   syncGroup,
   describeGroups,
   listGroups,
+  saslHandshake,
   apiVersions,
   createTopics,
   deleteTopics,
@@ -61,6 +64,7 @@ export const brokerHandlers: readonly ApiHandler[] = [
   txnOffsetCommit,
   describeConfigs,
   alterConfigs,
+  saslAuthenticate,
   createPartitions,
   deleteGroups,
   incrementalAlterConfigs,
