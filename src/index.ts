@@ -6,4 +6,43 @@ export { Partition } from './broker/partition.js';
 export { ManualClock, systemClock, type Clock } from './broker/clock.js';
 export { ErrorCode, errorByCode, errorByName } from './protocol/errors.js';
 export { decodeRecords, buildRecordBatch, type KafkaRecord } from './protocol/record-batch.js';
-export const version = '0.1.0';
+export {
+  RuleValidationError,
+  type ChaosController,
+  type ChaosEvent,
+  type FaultRule,
+  type FaultRuleInput,
+  type RuleAction,
+  type RuleMatch,
+  type RuleTrigger,
+} from './chaos/api.js';
+export { chaosActions, SeededRandom } from './chaos/index.js';
+export { version } from './version.js';
+export { ControlClient, ControlError, type ControlClientOptions, type RequestInput } from './control/client.js';
+export { startControlServer, type ControlServer, type ControlServerOptions } from './control/server.js';
+export type { ControlTarget } from './control/target.js';
+export type {
+  Routes,
+  RouteKey,
+  ErrorBody,
+  VersionInfo,
+  ClusterView,
+  NodeView,
+  TopicSummary,
+  TopicView,
+  PartitionView,
+  CreateTopicRequest,
+  RecordsQuery,
+  RecordsPage,
+  RecordView,
+  ProducerView,
+  MoveLeaderRequest,
+  LeaderChangeView,
+  GroupSummaryView,
+  GroupView,
+  TransactionView,
+  WaitForFaultRequest,
+  EventsQuery,
+  EventsPage,
+  ResetResult,
+} from './control/types.js';

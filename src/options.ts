@@ -2,6 +2,8 @@
 // library, the CLI and (later) the jest fixture all merge over these.
 import type { Clock } from './broker/clock.js';
 import type { Logger } from './logger.js';
+import type { SaslOptions } from './server/sasl/authenticator.js';
+import { isValidSeed } from './chaos/random.js';
 
 export interface TopicSpec {
   name: string;
@@ -42,6 +44,16 @@ export interface KafkaesqueOptions {
   transactionMaxTimeoutMs: number;
   /** Largest request frame accepted; a larger one closes the connection. */
   maxRequestSize: number;
+  /** Require SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with these users on every connection. */
+  sasl?: SaslOptions;
+  /** Port of the HTTP control API; 0 = a free one (RunningCluster.controlUrl says which). */
+  controlPort: number;
+  /** Address the control API binds to; it refuses non-loopback clients unless controlAllowRemote. */
+  controlHost: string;
+  /** When set, the control API requires `Authorization: Bearer <token>`. */
+  controlToken?: string;
+  /** Let the control API serve non-loopback addresses and browser pages (bind controlHost elsewhere too). */
+  controlAllowRemote: boolean;
   /** Topics created at start. */
   topics: TopicSpec[];
   /** Time source for every timeout; ManualClock in tests. */
@@ -50,6 +62,10 @@ export interface KafkaesqueOptions {
   /** pino level when no logger is given; the library is silent by default. */
   logLevel: string;
   prettyLogs: boolean;
+  /** Serve the cluster through the chaos proxy: its listeners take the ports above, the brokers free loopback ports. */
+  proxy: boolean;
+  /** Seed of the run's random generator (0 to 2^32-1); default: a random one, logged and printed at start. */
+  seed?: number;
 }
 
 export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
@@ -65,10 +81,14 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   producerIdExpirationMs: 86_400_000,
   transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
+  controlPort: 0,
+  controlHost: '127.0.0.1',
+  controlAllowRemote: false,
   topics: [],
   // Silent unless asked: KAFKAESQUE_LOG_LEVEL=debug npm test shows what the brokers do.
   logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
   prettyLogs: false,
+  proxy: true,
 });
 
 export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): KafkaesqueOptions {
@@ -76,6 +96,9 @@ export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): Kafkae
   if (!Number.isInteger(merged.brokers) || merged.brokers < 1) throw new RangeError(`brokers must be a whole number >= 1, got ${merged.brokers}`);
   if (merged.nodeIds && merged.nodeIds.length !== merged.brokers) throw new RangeError(`nodeIds has ${merged.nodeIds.length} ids for ${merged.brokers} brokers`);
   if (!Number.isInteger(merged.groupInitialRebalanceDelayMs) || merged.groupInitialRebalanceDelayMs < 0) throw new RangeError(`groupInitialRebalanceDelayMs must be a whole number >= 0, got ${merged.groupInitialRebalanceDelayMs}`);
+  if (merged.seed !== undefined && !isValidSeed(merged.seed)) throw new RangeError(`seed must be a whole number from 0 to 4294967295, got ${merged.seed}`);
   if (merged.ports && merged.ports.length !== merged.brokers) throw new RangeError(`ports has ${merged.ports.length} entries for ${merged.brokers} brokers`);
+  if (!Number.isInteger(merged.controlPort) || merged.controlPort < 0 || merged.controlPort > 65535) throw new RangeError(`controlPort must be a port number (0 = free), got ${merged.controlPort}`);
+  if (merged.controlToken !== undefined && merged.controlToken.trim() === '') throw new RangeError('controlToken must not be empty');
   return merged;
 }

@@ -1,6 +1,7 @@
 // startCluster: the library's entry point. Builds the cluster model, starts
-// one listener per node, creates the requested topics, and hands back the
-// bootstrap string and a stop function.
+// one listener per node, creates the requested topics, starts the HTTP
+// control API, and hands back the bootstrap string, the control URL and a
+// stop function.
 import { Cluster } from './broker/cluster.js';
 import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
@@ -8,6 +9,14 @@ import { HandlerRegistry } from './broker/handlers/registry.js';
 import { createLogger } from './logger.js';
 import { resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
+import { SaslConfig } from './server/sasl/authenticator.js';
+import type { ChaosController } from './chaos/api.js';
+import { ChaosEngine } from './chaos/controller.js';
+import { ChaosProxy } from './chaos/proxy.js';
+import { randomSeed } from './chaos/random.js';
+import { startControlServer, type ControlServer } from './control/server.js';
+import { resetCluster } from './control/reset.js';
+import type { ResetResult } from './control/types.js';
 
 export interface RunningCluster {
   /** Comma-separated host:port list of the live brokers, for client configs. */
@@ -21,6 +30,16 @@ export interface RunningCluster {
   stopNode(nodeId: number): Promise<void>;
   /** Starts a stopped broker on its old port; resolves once it accepts connections. */
   startNode(nodeId: number): Promise<void>;
+  /** Base URL of the HTTP control API (docs/control-api.md), e.g. http://127.0.0.1:40123. */
+  readonly controlUrl: string;
+  /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */
+  reset(): Promise<ResetResult>;
+  /** Faults: rules, events, the run's seed (docs/chaos.md). Rules need the proxy (`proxy: true`, the default). */
+  readonly chaos: ChaosController;
+  /** Seed of this run's random generator: the same seed and traffic fire the same faults. */
+  readonly seed: number;
+  /** Whether clients go through the chaos proxy (the addresses above are the proxy's). */
+  readonly proxy: boolean;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
@@ -44,32 +63,61 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   });
   cluster.groups.config['group.initial.rebalance.delay.ms'] = options.groupInitialRebalanceDelayMs;
   const ports = new Map(nodeIds.map((id, i) => [id, options.ports?.[i] ?? (options.port ? options.port + i : 0)]));
+  const seed = options.seed ?? randomSeed();
+  const chaos = new ChaosEngine({ cluster, seed, log, proxyEnabled: options.proxy });
+  // With the proxy on, the proxy takes the configured ports and the brokers sit behind it on free loopback ports.
   const server = new KafkaServer({
     cluster,
     registry: new HandlerRegistry(brokerHandlers),
-    bindHost: options.host,
-    ports,
-    advertisedHost: options.advertisedHost ?? options.host,
+    bindHost: options.proxy ? '127.0.0.1' : options.host,
+    ports: options.proxy ? new Map(nodeIds.map((id) => [id, 0])) : ports,
+    advertisedHost: options.proxy ? '127.0.0.1' : (options.advertisedHost ?? options.host),
     maxRequestSize: options.maxRequestSize,
     log,
+    sasl: options.sasl ? new SaslConfig(options.sasl) : null,
   });
   await server.start();
+  const proxy = options.proxy
+    ? new ChaosProxy({
+        cluster,
+        engine: chaos,
+        bindHost: options.host,
+        ports,
+        advertisedHost: options.advertisedHost ?? options.host,
+        upstream: (id) => ({ host: '127.0.0.1', port: server.listeners.get(id)!.port }),
+        maxRequestSize: options.maxRequestSize,
+        log,
+      })
+    : undefined;
+  try {
+    await proxy?.start();
+  } catch (err) {
+    await server.stop();
+    chaos.close();
+    throw err;
+  }
   for (const t of options.topics) {
     const r = cluster.createTopic(t.name, { numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs });
     if (!r.ok) {
+      await proxy?.stop();
       await server.stop();
+      chaos.close();
       throw new Error(`cannot create topic ${t.name}: ${r.error}: ${r.message}`);
     }
   }
   const address = (id: number) => `${cluster.nodes.get(id)!.host}:${cluster.nodes.get(id)!.port}`;
-  log.info({ brokers: nodeIds.map(address) }, 'kafkaesque cluster ready');
-  return {
+  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, seed }, 'kafkaesque cluster ready');
+  let control: ControlServer | undefined;
+  const running: RunningCluster = {
     get bootstrap() {
       return cluster.liveNodes().map((n) => `${n.host}:${n.port}`).join(',');
     },
     brokers: new Map(nodeIds.map((id) => [id, address(id)])),
     cluster,
     options,
+    chaos,
+    seed,
+    proxy: options.proxy,
     stopNode: async (id) => {
       const r = cluster.stopNode(id);
       if (!r.ok) throw new Error(r.message);
@@ -78,10 +126,31 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       const r = cluster.startNode(id);
       if (!r.ok) throw new Error(r.message);
       await server.listening(id);
+      await proxy?.listening(id);
     },
+    get controlUrl() {
+      return control?.url ?? '';
+    },
+    reset: () => resetCluster(running, options.topics),
     stop: async () => {
+      await control?.close();
+      await proxy?.stop();
       await server.stop();
+      chaos.close();
       cluster.groups.shutdown();
     },
   };
+  try {
+    control = await startControlServer(running, {
+      host: options.controlHost,
+      port: options.controlPort,
+      token: options.controlToken,
+      allowRemote: options.controlAllowRemote,
+      log,
+    });
+  } catch (err) {
+    await running.stop();
+    throw err;
+  }
+  return running;
 }

@@ -99,6 +99,12 @@ export interface ChaosEvent {
 export interface ChaosController {
   /** The seed of this run's random generator (printed at start). */
   readonly seed: number;
+  /**
+   * Whether clients go through the proxy. False (cluster started with
+   * `proxy: false`): addRule refuses every rule, events still record node
+   * stops and starts. Absent in stand-ins: treat as true.
+   */
+  readonly proxy?: boolean;
   /** Validates and adds a rule; throws RuleValidationError naming the bad field. */
   addRule(input: FaultRuleInput): FaultRule;
   removeRule(id: string): boolean;

@@ -18,9 +18,17 @@ interface StartArgs {
   'min-insync-replicas': number;
   'replication-lag-ms': number;
   'producer-id-expiration-ms': number;
+  'sasl-user': string[];
+  'sasl-mechanism'?: ('PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512')[];
   'transaction-max-timeout-ms': number;
   'group-initial-rebalance-delay-ms': number;
   'max-request-size': number;
+  'control-port': number;
+  'control-host': string;
+  'control-token'?: string;
+  'control-allow-remote': boolean;
+  proxy: boolean;
+  seed?: number;
   json: boolean;
   'log-level': string;
   'pretty-logs': boolean;
@@ -43,6 +51,17 @@ export function parseTopic(spec: string): TopicSpec {
   };
   if (!name) throw new Error(`--topic ${spec}: the topic needs a name`);
   return { name, partitions: n(partitions, 'partitions'), replicationFactor: n(rf, 'replication factor') };
+}
+
+/** "name:password" pairs; the password may contain ':'. */
+export function parseSaslUsers(specs: string[]): Record<string, string> {
+  const users: Record<string, string> = {};
+  for (const spec of specs) {
+    const at = spec.indexOf(':');
+    if (at <= 0) throw new Error(`--sasl-user ${spec}: expected name:password`);
+    users[spec.slice(0, at)] = spec.slice(at + 1);
+  }
+  return users;
 }
 
 export const startCommand: CommandModule<object, StartArgs> = {
@@ -68,8 +87,16 @@ export const startCommand: CommandModule<object, StartArgs> = {
         describe: 'group.initial.rebalance.delay.ms: how long a new group waits for more members before its first rebalance (Kafka: 3000)',
       })
       .option('max-request-size', { type: 'number', default: defaultOptions.maxRequestSize, describe: 'Largest request accepted, in bytes' })
+      .option('control-port', { type: 'number', default: defaultOptions.controlPort, describe: 'Port of the HTTP control API (0 = a free port, printed when ready)' })
+      .option('control-host', { type: 'string', default: defaultOptions.controlHost, describe: 'Address the control API binds to' })
+      .option('control-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on the control API (default: $KAFKAESQUE_CONTROL_TOKEN)' })
+      .option('control-allow-remote', { type: 'boolean', default: false, describe: 'Let the control API serve non-loopback clients' })
       .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
       .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
+      .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
+      .option('seed', { type: 'number', describe: 'Seed of the fault generator, 0 to 4294967295 (default: random; printed when ready)' })
+      .option('sasl-user', { type: 'string', array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
+      .option('sasl-mechanism', { type: 'string', array: true, choices: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'], describe: 'SASL mechanisms to enable (default: all three)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
       .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
       .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
@@ -94,18 +121,26 @@ export const startCommand: CommandModule<object, StartArgs> = {
         replicationLagMs: args['replication-lag-ms'],
         groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
         producerIdExpirationMs: args['producer-id-expiration-ms'],
+        sasl: args['sasl-user'].length ? { users: parseSaslUsers(args['sasl-user']), mechanisms: args['sasl-mechanism'] } : undefined,
         transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
         maxRequestSize: args['max-request-size'],
+        controlPort: args['control-port'],
+        controlHost: args['control-host'],
+        // From the environment by default: a token on the command line shows in `ps`.
+        controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
+        controlAllowRemote: args['control-allow-remote'],
         logLevel: args['log-level'],
         prettyLogs: args['pretty-logs'],
+        proxy: args.proxy,
+        seed: args.seed,
       });
     } catch (err) {
       process.stderr.write(`kafkaesque: ${(err as Error).message}\n`);
       process.exit(1);
     }
-    const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), pid: process.pid };
+    const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: running.proxy, seed: running.seed, pid: process.pid };
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-    else process.stdout.write(`kafkaesque: ${args.brokers} broker(s) ready; bootstrap ${running.bootstrap}\n`);
+    else process.stdout.write(`kafkaesque: ${args.brokers} broker(s) ready; bootstrap ${running.bootstrap}; control ${running.controlUrl}; ${running.proxy ? 'chaos proxy on' : 'no proxy'}; seed ${running.seed}\n`);
     let stopping = false;
     const stop = async () => {
       if (stopping) return;

@@ -321,4 +321,14 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
   }
+
+  /** Forgets every transactional id (the control API's reset); the producer id allocator keeps counting. Returns how many there were. */
+  reset(): number {
+    const count = this.txns.size;
+    this.shutdown();
+    this.txns.clear();
+    this.blocked.clear();
+    this.markedPartitions.clear();
+    return count;
+  }
 }

@@ -1,0 +1,75 @@
+// The one interface every chaos action implements (STYLE.md 7-9). An action
+// is a module registered by its `type`: it checks its own parameters and
+// fills their defaults when a rule is added, and when the rule fires it
+// returns what happens to the request and to its response as a VALUE. Only
+// the proxy core touches sockets, so every action is unit-testable without
+// one. Cluster actions call the cluster model and then let the frame pass.
+//
+// Protocol faults (this increment) act on whole frames. Byte faults
+// (throttle, slice) will act on chunks: they declare `layer: 'chunk'` and a
+// chunk hook, and the core runs them on the byte stream after framing.
+import type { Cluster } from '../../broker/cluster.js';
+import type { RuleAction } from '../api.js';
+import type { SeededRandom } from '../random.js';
+import type { ProxiedRequest } from '../request.js';
+
+/**
+ * What becomes of one frame: the verbs of STYLE.md 9, each optionally
+ * delayed. On the request path `forward` sends it to the broker; on the
+ * response path it delivers the broker's answer to the client.
+ */
+export type FrameOutcome =
+  | { kind: 'forward'; delayMs?: number }
+  /** Answer with this response body (the broker never sees the request, or its answer is replaced). */
+  | { kind: 'respond'; body: Record<string, unknown>; delayMs?: number }
+  /** Answer with this Kafka error code, placed where the API carries it. */
+  | { kind: 'error'; errorCode: number; delayMs?: number }
+  /** Swallow the frame; the connection stays open and nothing answers it. */
+  | { kind: 'drop'; delayMs?: number }
+  /** Reset the connection instead. */
+  | { kind: 'close'; delayMs?: number };
+
+export interface Outcome {
+  request: FrameOutcome;
+  /** What becomes of the broker's answer, when the request was forwarded. Default: forward. */
+  response?: FrameOutcome;
+}
+
+export const FORWARD: Outcome = Object.freeze({ request: Object.freeze({ kind: 'forward' as const }) });
+
+export interface ActionContext {
+  readonly request: ProxiedRequest;
+  readonly cluster: Cluster;
+  /** The firing rule's own stream of the run's seeded generator. */
+  readonly random: SeededRandom;
+}
+
+export interface ActionResult {
+  outcome: Outcome;
+  /** What the action did, for the event (`{ code: 'NOT_LEADER_OR_FOLLOWER' }`, `{ ms: 120 }`). */
+  detail?: Record<string, unknown>;
+}
+
+export interface ChaosAction<P extends object = object> {
+  readonly type: string;
+  /** 'frame': acts on whole requests and responses. 'chunk' (next increment): on bytes. */
+  readonly layer: 'frame';
+  /** One line for docs and CLI help. */
+  readonly summary: string;
+  /** The parameter names it accepts (besides `type`). */
+  readonly params: readonly string[];
+  /** Does the action need the decoded request (to build an error response, say)? */
+  readonly needsBody?: boolean;
+  /**
+   * Checks the parameters and fills defaults. Throws RuleValidationError
+   * naming the field as `action.<param>`. `nodeIds` are the cluster's nodes.
+   */
+  parse(raw: RuleAction, env: { nodeIds: readonly number[] }): P;
+  /** Runs when the rule fires for a request. */
+  fire(params: P, ctx: ActionContext): ActionResult;
+}
+
+/** Declares an action with its parameter type inferred from `parse`. */
+export function defineAction<P extends object>(action: ChaosAction<P>): ChaosAction<P> {
+  return action;
+}

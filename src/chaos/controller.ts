@@ -1,0 +1,285 @@
+// The fault controller: rules as data (validated when added, counted when
+// matched and fired), the run's seeded generator, and the event log. The
+// proxy asks it, for each request, what to do; the control API and the
+// library drive it through the ChaosController interface.
+import type { Cluster } from '../broker/cluster.js';
+import type { Logger } from '../logger.js';
+import { RuleValidationError, type ChaosController, type ChaosEvent, type FaultRule, type FaultRuleInput } from './api.js';
+import { parseAction, type ParsedAction } from './actions/index.js';
+import type { FrameOutcome, Outcome } from './actions/action.js';
+import { EventLog, DEFAULT_EVENT_CAPACITY } from './events.js';
+import { parseMatch, type Matcher } from './match.js';
+import { SeededRandom } from './random.js';
+import type { ProxiedRequest } from './request.js';
+import { parseTrigger, shouldFire } from './triggers.js';
+import { describe, fail, isPlainObject, record } from './validate.js';
+
+interface LiveRule {
+  readonly rule: FaultRule;
+  readonly matcher: Matcher;
+  readonly action: ParsedAction;
+  readonly random: SeededRandom;
+  /** Frames this rule is holding back (delays); released when the rule goes. */
+  readonly holds: Set<() => void>;
+  /** waitForFired callers. */
+  readonly waiters: Set<(removed: boolean) => void>;
+  removed: boolean;
+}
+
+/** What the fired rules decided for one request, combined. */
+export interface Decision {
+  outcome: Required<Outcome>;
+  /** Rules whose delays the outcome carries: removing any of them releases the held frame. */
+  delayRuleIds: string[];
+}
+
+export interface ChaosEngineOptions {
+  cluster: Cluster;
+  seed: number;
+  log: Logger;
+  eventCapacity?: number;
+  /** False when the cluster runs without its proxy: rules are refused, events are still kept. */
+  proxyEnabled?: boolean;
+}
+
+const FORWARD: FrameOutcome = Object.freeze({ kind: 'forward' });
+
+/**
+ * Combines two outcomes of one phase: the first verb other than forward
+ * wins (in rule order); delays add up.
+ */
+function combine(a: FrameOutcome, b: FrameOutcome | undefined): FrameOutcome {
+  if (!b) return a;
+  const verb = a.kind !== 'forward' ? a : b;
+  const delayMs = (a.delayMs ?? 0) + (b.delayMs ?? 0);
+  return delayMs > 0 ? { ...verb, delayMs } : verb;
+}
+
+const snapshot = (r: FaultRule): FaultRule => structuredClone(r);
+
+export class ChaosEngine implements ChaosController {
+  readonly seed: number;
+  private readonly random: SeededRandom;
+  private readonly live: LiveRule[] = [];
+  private readonly byId = new Map<string, LiveRule>();
+  private readonly eventLog: EventLog;
+  private readonly cluster: Cluster;
+  private readonly log: Logger;
+  private nextId = 1;
+  private readonly proxyEnabled: boolean;
+  private readonly detach: () => void;
+
+  constructor(options: ChaosEngineOptions) {
+    this.cluster = options.cluster;
+    this.seed = options.seed;
+    this.random = new SeededRandom(options.seed);
+    this.log = options.log.child({ component: 'chaos' });
+    this.eventLog = new EventLog(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, this.log);
+    this.proxyEnabled = options.proxyEnabled ?? true;
+    const c = this.cluster;
+    const now = () => c.clock.now();
+    const stopped = (nodeId: number) => this.eventLog.push({ time: now(), kind: 'node-stopped', nodeId });
+    const started = (nodeId: number) => this.eventLog.push({ time: now(), kind: 'node-started', nodeId });
+    const leader = (ch: { topic: string; partition: number; leader: number; leaderEpoch: number; unclean: boolean; truncatedFrom: number | null }) =>
+      this.eventLog.push({
+        time: now(),
+        kind: 'leader-changed',
+        nodeId: ch.leader,
+        topic: ch.topic,
+        partition: ch.partition,
+        detail: { leader: ch.leader, leaderEpoch: ch.leaderEpoch, unclean: ch.unclean, truncatedFrom: ch.truncatedFrom },
+      });
+    c.on('node-stopped', stopped);
+    c.on('node-started', started);
+    c.on('leader-changed', leader);
+    this.detach = () => {
+      c.off('node-stopped', stopped);
+      c.off('node-started', started);
+      c.off('leader-changed', leader);
+    };
+  }
+
+  get proxy(): boolean {
+    return this.proxyEnabled;
+  }
+
+  /** Whether any rule exists: the proxy's fast path skips everything else when not. */
+  get active(): boolean {
+    return this.live.length > 0;
+  }
+
+  // ---------- ChaosController ----------
+
+  addRule(input: FaultRuleInput): FaultRule {
+    if (!this.proxyEnabled) throw new RuleValidationError('rule', 'this cluster runs without its proxy (proxy: false), so no rule can fire');
+    if (!isPlainObject(input)) fail('rule', `must be an object, got ${describe(input)}`);
+    const raw = record(input, 'rule', ['id', 'description', 'match', 'trigger', 'action']);
+    let id: string;
+    if (raw.id !== undefined) {
+      if (typeof raw.id !== 'string' || raw.id === '') fail('id', `must be a non-empty string, got ${describe(raw.id)}`);
+      if (this.byId.has(raw.id)) fail('id', `a rule with id ${JSON.stringify(raw.id)} exists already`);
+      id = raw.id;
+    } else {
+      do id = `rule-${this.nextId++}`;
+      while (this.byId.has(id));
+    }
+    if (raw.description !== undefined && typeof raw.description !== 'string') fail('description', `must be a string, got ${describe(raw.description)}`);
+    const nodeIds = [...this.cluster.nodes.keys()];
+    const { match, matcher } = parseMatch(raw.match, nodeIds);
+    const trigger = parseTrigger(raw.trigger);
+    const action = parseAction(raw.action, { nodeIds });
+    const rule: FaultRule = {
+      id,
+      ...(raw.description === undefined ? {} : { description: raw.description }),
+      match,
+      trigger,
+      action: structuredClone(raw.action as FaultRule['action']),
+      createdAt: this.cluster.clock.now(),
+      matched: 0,
+      fired: 0,
+    };
+    const live: LiveRule = { rule, matcher, action, random: this.random.fork(id), holds: new Set(), waiters: new Set(), removed: false };
+    this.live.push(live);
+    this.byId.set(id, live);
+    this.log.info({ rule }, `chaos: rule ${id} added`);
+    return snapshot(rule);
+  }
+
+  removeRule(id: string): boolean {
+    const live = this.byId.get(id);
+    if (!live) return false;
+    this.byId.delete(id);
+    this.live.splice(this.live.indexOf(live), 1);
+    live.removed = true;
+    // Never lose what the rule holds: release it now.
+    for (const release of [...live.holds]) release();
+    for (const w of [...live.waiters]) w(true);
+    this.log.info({ ruleId: id, matched: live.rule.matched, fired: live.rule.fired }, `chaos: rule ${id} removed`);
+    return true;
+  }
+
+  clearRules(): number {
+    const ids = this.live.map((l) => l.rule.id);
+    for (const id of ids) this.removeRule(id);
+    return ids.length;
+  }
+
+  rules(): FaultRule[] {
+    return this.live.map((l) => snapshot(l.rule));
+  }
+
+  rule(id: string): FaultRule | undefined {
+    const l = this.byId.get(id);
+    return l && snapshot(l.rule);
+  }
+
+  events(opts?: { since?: number; limit?: number }): ChaosEvent[] {
+    return this.eventLog.list(opts);
+  }
+
+  onEvent(listener: (event: ChaosEvent) => void): () => void {
+    return this.eventLog.on(listener);
+  }
+
+  waitForFired(id: string, count = 1, timeoutMs = 10_000): Promise<FaultRule> {
+    const live = this.byId.get(id);
+    if (!live) return Promise.reject(new Error(`no chaos rule ${JSON.stringify(id)}`));
+    if (live.rule.fired >= count) return Promise.resolve(snapshot(live.rule));
+    return new Promise((resolve, reject) => {
+      const done = (removed: boolean) => {
+        if (!removed && live.rule.fired < count) return;
+        clearTimeout(timer);
+        live.waiters.delete(done);
+        if (removed) reject(new Error(`chaos rule ${id} was removed after firing ${live.rule.fired} of ${count} times`));
+        else resolve(snapshot(live.rule));
+      };
+      const timer = setTimeout(() => {
+        live.waiters.delete(done);
+        reject(new Error(`chaos rule ${id} fired ${live.rule.fired} of ${count} times within ${timeoutMs} ms (matched ${live.rule.matched})`));
+      }, timeoutMs);
+      live.waiters.add(done);
+    });
+  }
+
+  // ---------- the proxy's side ----------
+
+  /** Runs every rule over one request; null when none fired (forward it untouched). */
+  onRequest(req: ProxiedRequest): Decision | null {
+    let decision: Decision | null = null;
+    for (const live of this.live.length === 1 ? this.live : [...this.live]) {
+      if (live.removed || !live.matcher.test(req)) continue;
+      const rule = live.rule;
+      rule.matched++;
+      const now = this.cluster.clock.now();
+      if (!shouldFire(rule.trigger, rule, now, live.random)) continue;
+      rule.fired++;
+      let result;
+      try {
+        result = live.action.module.fire(live.action.params, { request: req, cluster: this.cluster, random: live.random });
+      } catch (err) {
+        this.log.error({ err, ruleId: rule.id }, 'chaos action failed; the request is forwarded');
+        continue;
+      }
+      this.eventLog.push(this.faultEvent(now, live, req, result.detail));
+      for (const w of [...live.waiters]) w(false);
+      const { request, response } = result.outcome;
+      const delayed = (request.delayMs ?? 0) > 0 || (response?.delayMs ?? 0) > 0;
+      if (!decision) decision = { outcome: { request, response: response ?? FORWARD }, delayRuleIds: [] };
+      else decision.outcome = { request: combine(decision.outcome.request, request), response: combine(decision.outcome.response, response) };
+      if (delayed) decision.delayRuleIds.push(rule.id);
+    }
+    return decision;
+  }
+
+  /**
+   * Registers a frame held back by the given rules' delays; removing any of
+   * them calls `release`. Returns the function that unregisters it, or null
+   * when one of the rules is gone already (a response delayed by a rule
+   * removed while the broker worked on it): the frame is not held at all.
+   */
+  registerHold(ruleIds: readonly string[], release: () => void): (() => void) | null {
+    const rules = ruleIds.map((id) => this.byId.get(id));
+    if (rules.some((l) => l === undefined)) return null;
+    for (const l of rules as LiveRule[]) l.holds.add(release);
+    return () => {
+      for (const l of rules as LiveRule[]) l.holds.delete(release);
+    };
+  }
+
+  private faultEvent(time: number, live: LiveRule, req: ProxiedRequest, detail?: Record<string, unknown>): Omit<ChaosEvent, 'seq'> {
+    const match = live.rule.match ?? {};
+    // Topic and partition where known: the rule's own, else the request's only one.
+    let topic = match.topic;
+    let partition = match.partition;
+    // Decoding only for the event is cheap enough: faults are rare next to traffic.
+    if (topic === undefined) {
+      const topics = req.scope().topics;
+      if (topics.length === 1) topic = topics[0]!.topic;
+    }
+    if (topic !== undefined && partition === undefined) {
+      const parts = req.scope().topics.filter((t) => t.topic === topic).flatMap((t) => t.partitions ?? []);
+      if (parts.length === 1) partition = parts[0];
+    }
+    return {
+      time,
+      kind: 'fault',
+      ruleId: live.rule.id,
+      action: live.action.module.type,
+      connectionId: req.connectionId,
+      nodeId: req.nodeId,
+      clientId: req.clientId,
+      api: req.apiName,
+      apiVersion: req.apiVersion,
+      correlationId: req.correlationId,
+      ...(topic === undefined ? {} : { topic }),
+      ...(partition === undefined ? {} : { partition }),
+      ...(detail ? { detail } : {}),
+    };
+  }
+
+  /** Stops listening to the cluster and releases every held frame. */
+  close(): void {
+    this.detach();
+    for (const l of this.live) for (const release of [...l.holds]) release();
+  }
+}

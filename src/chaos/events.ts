@@ -1,0 +1,60 @@
+// The run's fault events: a bounded ring (oldest dropped first), listeners,
+// and one pino line per event. Sequence numbers keep increasing past the
+// ring's size, so a reader that asks `since` its last seq never misses an
+// event silently: a gap in seq means the ring overflowed.
+import type { Logger } from '../logger.js';
+import type { ChaosEvent } from './api.js';
+
+export const DEFAULT_EVENT_CAPACITY = 10_000;
+
+export class EventLog {
+  private readonly ring: ChaosEvent[] = [];
+  private head = 0;
+  private nextSeq = 1;
+  private readonly listeners = new Set<(e: ChaosEvent) => void>();
+
+  constructor(
+    readonly capacity: number = DEFAULT_EVENT_CAPACITY,
+    private readonly log?: Logger,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`event capacity must be a whole number >= 1, got ${capacity}`);
+  }
+
+  get size(): number {
+    return this.ring.length;
+  }
+
+  push(fields: Omit<ChaosEvent, 'seq'>): ChaosEvent {
+    const event: ChaosEvent = { seq: this.nextSeq++, ...fields };
+    if (this.ring.length < this.capacity) this.ring.push(event);
+    else {
+      this.ring[this.head] = event;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    // pino's own `time` key would clash with the event's: log it nested.
+    this.log?.info({ event }, event.kind === 'fault' ? `chaos: ${event.action} fired (rule ${event.ruleId})` : `chaos: ${event.kind}`);
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch (err) {
+        this.log?.error({ err }, 'chaos event listener failed');
+      }
+    }
+    return event;
+  }
+
+  /** Events after seq `since` (default: all kept), oldest first, at most `limit`. */
+  list(opts: { since?: number; limit?: number } = {}): ChaosEvent[] {
+    const ordered = this.head === 0 ? this.ring : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    const since = opts.since ?? 0;
+    const from = ordered.findIndex((e) => e.seq > since);
+    if (from < 0) return [];
+    const end = opts.limit === undefined ? undefined : from + Math.max(0, opts.limit);
+    return ordered.slice(from, end);
+  }
+
+  on(listener: (e: ChaosEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+}

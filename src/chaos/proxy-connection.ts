@@ -1,0 +1,389 @@
+// One client connection through the chaos proxy, and its own connection to
+// the broker node behind it. Frames go through as the bytes they are; the
+// proxy reads only their fixed header (api key, version, correlation id) to
+// keep a slot per request that expects an answer, so that answers reach the
+// client strictly in request order whatever the faults do: a held (delayed)
+// answer holds back the later ones, and an answer the proxy makes itself
+// waits for the broker's answers to earlier requests. Only this file and
+// proxy.ts touch sockets; actions return values (actions/action.ts).
+import { connect, type Socket } from 'node:net';
+import type { Clock, Timer } from '../broker/clock.js';
+import type { Logger } from '../logger.js';
+import { ApiKey, ProduceApi, SaslHandshakeApi } from '../protocol/messages/index.js';
+import { peekRequestHeader, readHeader } from '../protocol/headers.js';
+import { Reader } from '../protocol/primitives.js';
+import { FrameDecoder } from '../server/frame-decoder.js';
+import type { FrameOutcome } from './actions/action.js';
+import type { ChaosEngine } from './controller.js';
+import { errorResponseBody, responseFrame } from './error-responses.js';
+import { ProxiedRequest } from './request.js';
+
+export interface ProxyConnectionOptions {
+  id: number;
+  nodeId: number;
+  engine: ChaosEngine;
+  clock: Clock;
+  /** The broker listener behind this proxy listener. */
+  upstream: { host: string; port: number };
+  maxRequestSize: number;
+  topicName: (topicId: string) => string | undefined;
+  log: Logger;
+}
+
+interface Slot {
+  readonly correlationId: number;
+  /** Waiting for the broker's answer. */
+  awaiting: boolean;
+  /** What becomes of the broker's answer (undefined: delivered as it is). */
+  response?: FrameOutcome;
+  /** Kept only when the answer is built from the request (error after). */
+  request?: ProxiedRequest;
+  delayRuleIds?: string[];
+  /** Bytes to deliver, size prefix included; null: nothing. */
+  frame?: Buffer | null;
+  /** Reset the connection once the slot is reached. */
+  close?: boolean;
+  held: boolean;
+  /** A raw SASL token's answer: it carries no correlation id. */
+  raw?: boolean;
+  /** SaslHandshake v0: raw token exchanges that follow a successful answer. */
+  saslRounds?: number;
+}
+
+interface Outbound {
+  wire: Buffer;
+  held: boolean;
+}
+
+/** The 4-byte size prefix sits right before a frame the decoder returned; use it rather than copy. */
+function withPrefix(frame: Buffer): Buffer {
+  if (frame.byteOffset >= 4) {
+    const full = Buffer.from(frame.buffer, frame.byteOffset - 4, frame.length + 4);
+    if (full.readInt32BE(0) === frame.length) return full;
+  }
+  const out = Buffer.allocUnsafe(frame.length + 4);
+  out.writeInt32BE(frame.length, 0);
+  frame.copy(out, 4);
+  return out;
+}
+
+/** Produce with acks=0 gets no answer from a broker; its slot would wait for ever. */
+function isAcksZeroProduce(frame: Buffer, version: number): boolean {
+  try {
+    const r = new Reader(frame);
+    readHeader(r, ProduceApi, version);
+    if (version >= 3) r.nullableString(version >= ProduceApi.requestFlexibleMin);
+    return r.int16() === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After a successful SaslHandshake v0 the client sends raw SASL tokens
+ * without Kafka headers (kafka-python, sarama), one answer each: PLAIN is
+ * one exchange, SCRAM two. Other mechanisms are refused by the handshake.
+ */
+function saslRounds(frame: Buffer): number {
+  try {
+    const r = new Reader(frame);
+    readHeader(r, SaslHandshakeApi, 0);
+    const mechanism = r.string(false);
+    return mechanism === 'PLAIN' ? 1 : mechanism.startsWith('SCRAM-') ? 2 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function reset(socket: Socket): void {
+  try {
+    socket.resetAndDestroy();
+  } catch {
+    socket.destroy();
+  }
+}
+
+export class ProxyConnection {
+  private readonly upstream: Socket;
+  private readonly requests: FrameDecoder;
+  private readonly responses = new FrameDecoder(0x7fffffff);
+  private readonly slots: Slot[] = [];
+  private readonly outbound: Outbound[] = [];
+  /** Pending holds: cancelling one stops its timer and forgets its rules, without releasing. */
+  private readonly holds = new Set<() => void>();
+  private readonly log: Logger;
+  private closed = false;
+  private upstreamEnded = false;
+  /** Raw SASL tokens the client sends next (after SaslHandshake v0): passed through, no rules. */
+  private rawTokens = 0;
+
+  constructor(
+    readonly client: Socket,
+    private readonly o: ProxyConnectionOptions,
+    private readonly onClosed: (c: ProxyConnection) => void,
+  ) {
+    this.log = o.log.child({ node: o.nodeId, connection: o.id });
+    this.requests = new FrameDecoder(o.maxRequestSize);
+    client.setNoDelay(true);
+    this.upstream = connect({ host: o.upstream.host, port: o.upstream.port });
+    this.upstream.setNoDelay(true);
+    client.on('data', (chunk) => this.onClientData(chunk));
+    client.on('error', (err) => this.log.debug({ err: err.message }, 'client socket error'));
+    client.on('close', () => this.shutdown());
+    this.upstream.on('data', (chunk) => this.onUpstreamData(chunk));
+    this.upstream.on('error', (err) => this.log.debug({ err: err.message }, 'broker socket error'));
+    this.upstream.on('close', () => this.onUpstreamClosed());
+  }
+
+  get id(): number {
+    return this.o.id;
+  }
+
+  /** Resets the client's connection (RST), as a crashed broker or a `close` fault does. */
+  reset(reason: string): void {
+    if (this.closed) return;
+    this.log.debug({ reason }, 'resetting connection');
+    reset(this.client);
+    this.shutdown();
+  }
+
+  private shutdown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.upstream.destroy();
+    if (!this.client.destroyed) this.client.destroy();
+    for (const cancel of [...this.holds]) cancel();
+    this.slots.length = 0;
+    this.outbound.length = 0;
+    this.onClosed(this);
+  }
+
+  // ---------- requests: client -> broker ----------
+
+  private onClientData(chunk: Buffer): void {
+    if (this.closed) return;
+    let frames: Buffer[];
+    try {
+      frames = this.requests.push(chunk);
+    } catch (err) {
+      return this.reset((err as Error).message);
+    }
+    this.upstream.cork();
+    try {
+      for (const frame of frames) {
+        if (this.closed) return;
+        this.onRequest(frame);
+      }
+    } finally {
+      this.upstream.uncork();
+    }
+  }
+
+  private onRequest(frame: Buffer): void {
+    const wire = withPrefix(frame);
+    if (this.rawTokens > 0) {
+      this.rawTokens--;
+      this.slots.push({ correlationId: -1, awaiting: true, held: false, raw: true });
+      return this.sendUpstream(wire);
+    }
+    const head = peekRequestHeader(frame);
+    // Too short for a header: the broker will close the connection; let it.
+    if (!head) return this.sendUpstream(wire);
+    const answered = !(head.apiKey === ApiKey.Produce && isAcksZeroProduce(frame, head.apiVersion));
+    const { engine } = this.o;
+    const req = engine.active ? new ProxiedRequest(frame, head.apiKey, head.apiVersion, head.correlationId, this.o.nodeId, this.o.id, this.o.topicName) : null;
+    const decision = req && engine.onRequest(req);
+    if (this.closed) return; // a cluster action (stop-node) took this connection down
+    const sasl = head.apiKey === ApiKey.SaslHandshake && head.apiVersion === 0 ? saslRounds(frame) : 0;
+    if (!decision) {
+      if (answered) this.slots.push({ correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}) });
+      return this.sendUpstream(wire);
+    }
+    const { request: rq, response: rs } = decision.outcome;
+    const rules = decision.delayRuleIds;
+    switch (rq.kind) {
+      case 'forward': {
+        if (answered) {
+          const slot: Slot = { correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}) };
+          if (rs.kind !== 'forward' || rs.delayMs) {
+            slot.response = rs;
+            slot.delayRuleIds = rules;
+            if (rs.kind === 'error') slot.request = req;
+          }
+          this.slots.push(slot);
+        }
+        return this.sendUpstream(wire, rq.delayMs, rules);
+      }
+      case 'error':
+      case 'respond': {
+        // acks=0: a broker never answers, and closes the connection when the write fails.
+        if (!answered) return this.reset(`acks=0 produce failed by a chaos rule`);
+        const slot: Slot = { correlationId: head.correlationId, awaiting: false, held: false, frame: this.answer(rq, req!) };
+        this.slots.push(slot);
+        if (rq.delayMs) this.holdSlot(slot, rq.delayMs, rules);
+        return this.flush();
+      }
+      case 'drop':
+        return;
+      case 'close':
+        if (rq.delayMs) return this.hold(rq.delayMs, rules, () => this.reset('close fault'));
+        return this.reset('close fault');
+    }
+  }
+
+  private answer(outcome: FrameOutcome, req: ProxiedRequest): Buffer {
+    const body = outcome.kind === 'error' ? errorResponseBody(req.apiKey, req.apiVersion, req.body(), outcome.errorCode) : outcome.kind === 'respond' ? outcome.body : {};
+    return responseFrame(req.apiKey, req.apiVersion, req.correlationId, body);
+  }
+
+  private sendUpstream(wire: Buffer, delayMs = 0, rules: readonly string[] = []): void {
+    if (delayMs <= 0 && this.outbound.length === 0) return this.writeUpstream(wire);
+    // A held request holds back the later ones, as a slow TCP stream would.
+    const item: Outbound = { wire, held: delayMs > 0 };
+    this.outbound.push(item);
+    if (item.held) {
+      this.hold(delayMs, rules, () => {
+        item.held = false;
+        this.pumpOutbound();
+      });
+    }
+  }
+
+  private pumpOutbound(): void {
+    while (!this.closed && this.outbound.length && !this.outbound[0]!.held) this.writeUpstream(this.outbound.shift()!.wire);
+  }
+
+  private upstreamBlocked = false;
+  private writeUpstream(wire: Buffer): void {
+    if (this.closed) return;
+    if (!this.upstream.write(wire) && !this.upstreamBlocked) {
+      // Backpressure: stop reading the client until the broker side drains.
+      this.upstreamBlocked = true;
+      this.client.pause();
+      this.upstream.once('drain', () => {
+        this.upstreamBlocked = false;
+        this.client.resume();
+      });
+    }
+  }
+
+  // ---------- responses: broker -> client ----------
+
+  private onUpstreamData(chunk: Buffer): void {
+    if (this.closed) return;
+    let frames: Buffer[];
+    try {
+      frames = this.responses.push(chunk);
+    } catch (err) {
+      return this.reset(`bad frame from the broker: ${(err as Error).message}`);
+    }
+    this.client.cork();
+    try {
+      for (const frame of frames) {
+        if (this.closed) return;
+        this.onResponse(frame);
+      }
+    } finally {
+      this.client.uncork();
+    }
+  }
+
+  private onResponse(frame: Buffer): void {
+    const next = this.slots.find((s) => s.awaiting);
+    if (next?.raw) {
+      next.awaiting = false;
+      next.frame = withPrefix(frame);
+      return this.flush();
+    }
+    if (frame.length < 4) return this.reset('response too short for a correlation id');
+    const correlationId = frame.readInt32BE(0);
+    const slot = this.slots.find((s) => s.awaiting && s.correlationId === correlationId);
+    if (!slot) {
+      this.log.warn({ correlationId }, 'broker answered a request the proxy does not know; dropped');
+      return;
+    }
+    slot.awaiting = false;
+    // SaslHandshake v0 accepted (error code right after the v0 header): raw tokens follow.
+    if (slot.saslRounds && frame.length >= 6 && frame.readInt16BE(4) === 0) this.rawTokens = slot.saslRounds;
+    const rs = slot.response;
+    if (!rs || rs.kind === 'forward') slot.frame = withPrefix(frame);
+    else if (rs.kind === 'error' || rs.kind === 'respond') slot.frame = this.answer(rs, slot.request!);
+    else if (rs.kind === 'drop') slot.frame = null;
+    else {
+      slot.frame = null;
+      slot.close = true;
+    }
+    slot.request = undefined;
+    if (rs?.delayMs) this.holdSlot(slot, rs.delayMs, slot.delayRuleIds ?? []);
+    this.flush();
+  }
+
+  /** Delivers every answer at the head of the queue that is ready, in request order. */
+  private flush(): void {
+    while (!this.closed && this.slots.length) {
+      const slot = this.slots[0]!;
+      if (slot.awaiting || slot.held) break;
+      this.slots.shift();
+      if (slot.frame) this.writeClient(slot.frame);
+      if (slot.close) return this.reset('drop-response fault');
+    }
+    if (!this.closed && this.upstreamEnded && this.slots.length === 0) this.client.end();
+  }
+
+  private clientBlocked = false;
+  private writeClient(frame: Buffer): void {
+    if (!this.client.write(frame) && !this.clientBlocked) {
+      this.clientBlocked = true;
+      this.upstream.pause();
+      this.client.once('drain', () => {
+        this.clientBlocked = false;
+        this.upstream.resume();
+      });
+    }
+  }
+
+  private onUpstreamClosed(): void {
+    if (this.closed) return;
+    // The broker closed (bad input, acks=0 failure): answers it will never
+    // send are gone, but held ones are still delivered before the close.
+    this.upstreamEnded = true;
+    for (let i = this.slots.length - 1; i >= 0; i--) if (this.slots[i]!.awaiting) this.slots.splice(i, 1);
+    this.outbound.length = 0;
+    this.flush();
+  }
+
+  // ---------- holds ----------
+
+  private holdSlot(slot: Slot, delayMs: number, rules: readonly string[]): void {
+    slot.held = true;
+    this.hold(delayMs, rules, () => {
+      slot.held = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * Runs `then` after delayMs on the cluster clock, or at once when one of
+   * the rules that asked for the delay is removed (a held frame is released,
+   * never dropped).
+   */
+  private hold(delayMs: number, rules: readonly string[], then: () => void): void {
+    let timer: Timer | undefined;
+    let unregister = () => {};
+    const cancel = () => {
+      timer?.cancel();
+      unregister();
+      this.holds.delete(cancel);
+    };
+    const release = () => {
+      if (!this.holds.has(cancel)) return;
+      cancel();
+      if (!this.closed) then();
+    };
+    const registered = this.o.engine.registerHold(rules, release);
+    if (!registered) return then(); // the rule that asked for the delay is gone
+    unregister = registered;
+    this.holds.add(cancel);
+    timer = this.o.clock.setTimer(delayMs, release);
+  }
+}

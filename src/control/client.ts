@@ -1,0 +1,242 @@
+// The typed client of the control API: one method per route, built on one
+// `request(route, input)` whose route keys, parameters, bodies and answers
+// are the Routes of types.ts, the same types the server's table implements.
+// Uses the global fetch (Node 20), so it loads nothing of the broker and works
+// from a jest worker talking to a cluster that globalSetup started.
+import type {
+  ClusterView,
+  CreateTopicRequest,
+  ErrorBody,
+  EventsPage,
+  EventsQuery,
+  FaultRule,
+  FaultRuleInput,
+  ChaosEvent,
+  GroupSummaryView,
+  GroupView,
+  LeaderChangeView,
+  MoveLeaderRequest,
+  NodeView,
+  ParamNames,
+  PathOf,
+  ProducerView,
+  RecordsPage,
+  RecordsQuery,
+  ResetResult,
+  RouteKey,
+  Routes,
+  TopicSummary,
+  TopicView,
+  TransactionView,
+  VersionInfo,
+  WaitForFaultRequest,
+} from './types.js';
+
+/** A non-2xx answer (status > 0), or no answer at all (status 0, error 'unreachable' or 'timeout'). */
+export class ControlError extends Error {
+  override name = 'ControlError';
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+    readonly field?: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ControlClientOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Per request, on top of any long-poll wait; default 30000 ms. */
+  timeoutMs?: number;
+}
+
+/** What `request` takes for a route: params when the path has any, a body when the route takes one, its query. */
+export type RequestInput<K extends RouteKey> = ([ParamNames<PathOf<K>>] extends [never]
+  ? { params?: undefined }
+  : { params: { [N in ParamNames<PathOf<K>>]: string | number } }) &
+  (undefined extends Routes[K]['body'] ? { body?: Routes[K]['body'] } : { body: Routes[K]['body'] }) & { query?: Partial<Routes[K]['query']> };
+
+type InputArgs<K extends RouteKey> = object extends RequestInput<K> ? [input?: RequestInput<K>] : [input: RequestInput<K>];
+
+export class ControlClient {
+  readonly baseUrl: string;
+  private readonly token?: string;
+  private readonly timeoutMs: number;
+
+  constructor(baseUrl: string, options: ControlClientOptions = {}) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** A client for KAFKAESQUE_URL (and KAFKAESQUE_TOKEN when set), as the jest fixture exports them. */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): ControlClient {
+    const url = env.KAFKAESQUE_URL;
+    if (!url) throw new Error('KAFKAESQUE_URL is not set: start kafkaesque (or its jest globalSetup) first');
+    return new ControlClient(url, { token: env.KAFKAESQUE_TOKEN || undefined });
+  }
+
+  /** Any route, typed by its key: `request('GET /v1/topics/:name', { params: { name: 'orders' } })`. */
+  async request<K extends RouteKey>(route: K, ...[input]: InputArgs<K>): Promise<Routes[K]['response']> {
+    const space = route.indexOf(' ');
+    const method = route.slice(0, space);
+    const { params, body, query } = (input ?? {}) as { params?: Record<string, string | number>; body?: unknown; query?: Record<string, unknown> };
+    const path = route.slice(space + 1).replace(/:(\w+)/g, (_, name: string) => {
+      const v = params?.[name];
+      if (v === undefined || v === '') throw new TypeError(`${route}: parameter '${name}' is missing`);
+      return encodeURIComponent(String(v));
+    });
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) search.set(k, String(v));
+    const url = `${this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
+    // Long polls get their own wait on top of the usual budget.
+    const wait = Number(query?.wait ?? 0) + Number((body as { timeoutMs?: number } | undefined)?.timeoutMs ?? 0);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs + wait) });
+      text = await res.text();
+    } catch (err) {
+      const e = err as Error;
+      if (e.name === 'TimeoutError') throw new ControlError(0, 'timeout', `${method} ${url}: no answer within ${this.timeoutMs + wait} ms`);
+      throw new ControlError(0, 'unreachable', `${method} ${url}: ${(e.cause as Error | undefined)?.message ?? e.message}`);
+    }
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const b = json as Partial<ErrorBody> | undefined;
+      if (b && typeof b.error === 'string') throw new ControlError(res.status, b.error, `${method} ${path}: ${b.message ?? b.error}`, b.field, b.reason);
+      throw new ControlError(res.status, 'http_error', `${method} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
+    }
+    if (json === undefined) throw new ControlError(res.status, 'bad_response', `${method} ${path}: the answer is not JSON: ${text.slice(0, 200)}`);
+    return json as Routes[K]['response'];
+  }
+
+  // ---------------------------------------------------------------- cluster and nodes
+
+  version(): Promise<VersionInfo> {
+    return this.request('GET /v1/version');
+  }
+
+  cluster(): Promise<ClusterView> {
+    return this.request('GET /v1/cluster');
+  }
+
+  /** Stops a broker: its connections reset, its leaderships move. */
+  stopNode(nodeId: number): Promise<NodeView> {
+    return this.request('POST /v1/nodes/:id/stop', { params: { id: nodeId } });
+  }
+
+  startNode(nodeId: number): Promise<NodeView> {
+    return this.request('POST /v1/nodes/:id/start', { params: { id: nodeId } });
+  }
+
+  // ---------------------------------------------------------------- topics
+
+  async topics(): Promise<TopicSummary[]> {
+    return (await this.request('GET /v1/topics')).topics;
+  }
+
+  createTopic(spec: CreateTopicRequest): Promise<TopicView> {
+    return this.request('POST /v1/topics', { body: spec });
+  }
+
+  topic(name: string): Promise<TopicView> {
+    return this.request('GET /v1/topics/:name', { params: { name } });
+  }
+
+  async deleteTopic(name: string): Promise<void> {
+    await this.request('DELETE /v1/topics/:name', { params: { name } });
+  }
+
+  /** Decoded records of a partition, a page at a time (`page.nextOffset` is the next `from`). */
+  records(topic: string, partition: number, query: RecordsQuery = {}): Promise<RecordsPage> {
+    return this.request('GET /v1/topics/:name/partitions/:partition/records', { params: { name: topic, partition }, query });
+  }
+
+  async producers(topic: string, partition: number): Promise<ProducerView[]> {
+    return (await this.request('GET /v1/topics/:name/partitions/:partition/producers', { params: { name: topic, partition } })).producers;
+  }
+
+  /** Elects a new leader (the next in-sync replica, or `to`); the leader epoch goes up. */
+  moveLeader(topic: string, partition: number, options: MoveLeaderRequest = {}): Promise<LeaderChangeView> {
+    return this.request('POST /v1/topics/:name/partitions/:partition/leader', { params: { name: topic, partition }, body: options });
+  }
+
+  // ---------------------------------------------------------------- groups and transactions
+
+  async groups(): Promise<GroupSummaryView[]> {
+    return (await this.request('GET /v1/groups')).groups;
+  }
+
+  group(groupId: string): Promise<GroupView> {
+    return this.request('GET /v1/groups/:id', { params: { id: groupId } });
+  }
+
+  async transactions(): Promise<TransactionView[]> {
+    return (await this.request('GET /v1/transactions')).transactions;
+  }
+
+  transaction(transactionalId: string): Promise<TransactionView> {
+    return this.request('GET /v1/transactions/:id', { params: { id: transactionalId } });
+  }
+
+  // ---------------------------------------------------------------- faults and events
+
+  async faults(): Promise<FaultRule[]> {
+    return (await this.request('GET /v1/faults')).faults;
+  }
+
+  /** Adds a rule; a bad one throws ControlError 'invalid_rule' with the field and the reason. */
+  addFault(rule: FaultRuleInput): Promise<FaultRule> {
+    return this.request('POST /v1/faults', { body: rule });
+  }
+
+  fault(id: string): Promise<FaultRule> {
+    return this.request('GET /v1/faults/:id', { params: { id } });
+  }
+
+  async removeFault(id: string): Promise<void> {
+    await this.request('DELETE /v1/faults/:id', { params: { id } });
+  }
+
+  /** Removes every rule; resolves to how many there were. */
+  async clearFaults(): Promise<number> {
+    return (await this.request('DELETE /v1/faults')).removed;
+  }
+
+  /** Resolves once the rule has fired `count` times (default 1); ControlError 'timeout' (408) otherwise. */
+  waitForFault(id: string, options: WaitForFaultRequest = {}): Promise<FaultRule> {
+    return this.request('POST /v1/faults/:id/wait', { params: { id }, body: options });
+  }
+
+  /** Events after `since`; with `wait`, a long poll that answers as soon as one arrives. */
+  events(query: EventsQuery = {}): Promise<EventsPage> {
+    return this.request('GET /v1/events', { query });
+  }
+
+  /** Every event from `since` on, as it happens, until the signal aborts (long polls of `waitMs`). */
+  async *followEvents(options: { since?: number; waitMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<ChaosEvent> {
+    let since = options.since ?? 0;
+    while (!options.signal?.aborted) {
+      const page = await this.events({ since, wait: options.waitMs ?? 10_000 });
+      for (const e of page.events) yield e;
+      since = page.next;
+    }
+  }
+
+  /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */
+  reset(): Promise<ResetResult> {
+    return this.request('POST /v1/reset');
+  }
+}

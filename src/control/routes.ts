@@ -1,0 +1,361 @@
+// The control API's one route table: for every "METHOD /path" of Routes
+// (types.ts) the query parameters it accepts, its success status, and its
+// handler. Handlers check their input (400 naming the field), call the
+// cluster model or the fault controller, and return a view (views.ts); they
+// throw HttpError for everything else. server.ts owns the HTTP plumbing.
+import type { ChaosController, FaultRuleInput } from '../chaos/api.js';
+import { version } from '../version.js';
+import { HttpError, badParameter, kafkaError, notFound } from './errors.js';
+import type { ControlTarget } from './target.js';
+import type { RouteKey, RouteParams, Routes } from './types.js';
+import { groupSummary, groupView, nodeView, partitionView, producerView, readRecords, topicSummary, topicView, transactionView } from './views.js';
+
+export interface RequestContext<K extends RouteKey> {
+  target: ControlTarget;
+  /** Path parameters, URL-decoded. */
+  params: RouteParams<K>;
+  /** Only the names the route lists in `query` reach here (others are a 400). */
+  query: URLSearchParams;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+  /** Aborted when the client goes away or the server closes (long polls stop waiting). */
+  signal: AbortSignal;
+}
+
+export interface RouteEntry<K extends RouteKey> {
+  /** Query parameters the route accepts. */
+  query?: readonly string[];
+  /** Success status; default 200. */
+  status?: number;
+  handle(ctx: RequestContext<K>): Routes[K]['response'] | Promise<Routes[K]['response']>;
+}
+
+export type RouteTable = { readonly [K in RouteKey]: RouteEntry<K> };
+
+export const RECORDS_DEFAULT_LIMIT = 100;
+export const RECORDS_MAX_LIMIT = 10_000;
+export const EVENTS_DEFAULT_LIMIT = 1000;
+export const EVENTS_MAX_LIMIT = 10_000;
+export const EVENTS_MAX_WAIT_MS = 30_000;
+export const FAULT_WAIT_DEFAULT_MS = 10_000;
+export const FAULT_WAIT_MAX_MS = 60_000;
+
+// ---------------------------------------------------------------- input checks
+
+const WHOLE = /^\d{1,15}$/;
+
+/** A path or query value that must be a whole number >= min. */
+function wholeNumber(field: string, raw: string, min = 0): number {
+  if (!WHOLE.test(raw) || Number(raw) < min) throw badParameter(field, `expected a whole number >= ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+/** An optional query parameter: a whole number in [min, max] (larger values are capped at max). */
+function queryNumber(q: URLSearchParams, name: string, def: number, max = Number.MAX_SAFE_INTEGER, min = 0): number {
+  const raw = q.get(name);
+  if (raw === null) return def;
+  return Math.min(max, wholeNumber(name, raw, min));
+}
+
+/** The body must be a JSON object with only the listed fields (a typo is an error, not a silent default). */
+function bodyObject(body: unknown, allowed: readonly string[], optional = false): Record<string, unknown> {
+  if (body === undefined && optional) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'bad_body', 'the body must be a JSON object');
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw badParameter(k, `unknown field (expected ${allowed.join(', ')})`);
+  return body as Record<string, unknown>;
+}
+
+function optionalInt(o: Record<string, unknown>, field: string, min: number): number | undefined {
+  const v = o[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw badParameter(field, `expected a whole number >= ${min}`);
+  return v;
+}
+
+function optionalBool(o: Record<string, unknown>, field: string): boolean | undefined {
+  const v = o[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'boolean') throw badParameter(field, 'expected true or false');
+  return v;
+}
+
+function stringMap(o: Record<string, unknown>, field: string): Record<string, string> | undefined {
+  const v = o[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badParameter(field, 'expected an object of strings');
+  for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') throw badParameter(`${field}.${k}`, 'expected a string');
+  return v as Record<string, string>;
+}
+
+// ---------------------------------------------------------------- lookups
+
+/** The controller for the event routes. */
+function chaosOf(target: ControlTarget): ChaosController {
+  if (!target.chaos) throw new HttpError(503, 'proxy_disabled', 'this cluster has no fault controller: events and faults need the chaos proxy');
+  return target.chaos;
+}
+
+/** Whether clients go through the proxy, so that rules can fire. */
+const proxyOn = (target: ControlTarget) => target.chaos !== undefined && target.proxy !== false && target.chaos.proxy !== false;
+
+/** The controller for the fault routes: rules need the proxy to fire. */
+function faultsOf(target: ControlTarget): ChaosController {
+  if (!proxyOn(target)) throw new HttpError(503, 'proxy_disabled', 'the chaos proxy is off (proxy: false, --no-proxy): faults need it');
+  return target.chaos!;
+}
+
+function nodeOf(target: ControlTarget, raw: string) {
+  const id = wholeNumber('id', raw);
+  const node = target.cluster.nodes.get(id);
+  if (!node) throw notFound(`node ${id}`);
+  return node;
+}
+
+function topicOf(target: ControlTarget, name: string) {
+  const t = target.cluster.topic(name);
+  if (!t) throw notFound(`topic '${name}'`);
+  return t;
+}
+
+function partitionOf(target: ControlTarget, name: string, raw: string) {
+  const t = topicOf(target, name);
+  const index = wholeNumber('partition', raw);
+  const p = t.partitions[index];
+  if (!p) throw notFound(`partition ${name}-${index}`);
+  return p;
+}
+
+function ruleOf(chaos: ChaosController, id: string) {
+  const rule = chaos.rule(id);
+  if (!rule) throw notFound(`fault rule '${id}'`);
+  return rule;
+}
+
+const byName = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+const presetsLater = () => {
+  throw new HttpError(501, 'not_implemented', 'presets are not available yet (they come with the presets issue); add rules with POST /v1/faults meanwhile');
+};
+
+// ---------------------------------------------------------------- the table
+
+export const routes: RouteTable = {
+  'GET /v1/version': { handle: () => ({ name: 'kafkaesque', version, api: 'v1' }) },
+
+  'GET /v1/cluster': {
+    handle: ({ target }) => ({
+      clusterId: target.cluster.clusterId,
+      controllerId: target.cluster.controllerId,
+      bootstrap: target.bootstrap,
+      nodes: [...target.cluster.nodes.values()].sort((a, b) => a.nodeId - b.nodeId).map(nodeView),
+      proxy: proxyOn(target),
+      seed: target.chaos?.seed ?? null,
+    }),
+  },
+
+  'POST /v1/nodes/:id/stop': {
+    handle: async ({ target, params }) => {
+      const node = nodeOf(target, params.id);
+      await target.stopNode(node.nodeId);
+      return nodeView(node);
+    },
+  },
+
+  'POST /v1/nodes/:id/start': {
+    handle: async ({ target, params }) => {
+      const node = nodeOf(target, params.id);
+      await target.startNode(node.nodeId);
+      return nodeView(node);
+    },
+  },
+
+  'GET /v1/topics': { handle: ({ target }) => ({ topics: [...target.cluster.topics.values()].map(topicSummary).sort(byName((t) => t.name)) }) },
+
+  'POST /v1/topics': {
+    status: 201,
+    handle: ({ target, body }) => {
+      const o = bodyObject(body, ['name', 'partitions', 'replicationFactor', 'configs']);
+      if (typeof o.name !== 'string' || o.name === '') throw badParameter('name', 'expected the topic name');
+      const r = target.cluster.createTopic(o.name, {
+        numPartitions: optionalInt(o, 'partitions', 1),
+        replicationFactor: optionalInt(o, 'replicationFactor', 1),
+        configs: stringMap(o, 'configs'),
+      });
+      if (!r.ok) throw kafkaError(r.error, r.message);
+      return topicView(r.value);
+    },
+  },
+
+  'GET /v1/topics/:name': { handle: ({ target, params }) => topicView(topicOf(target, params.name)) },
+
+  'DELETE /v1/topics/:name': {
+    handle: ({ target, params }) => {
+      const r = target.cluster.deleteTopic(topicOf(target, params.name).name);
+      if (!r.ok) throw kafkaError(r.error, r.message);
+      return { deleted: r.value.name };
+    },
+  },
+
+  'GET /v1/topics/:name/partitions/:partition/records': {
+    query: ['from', 'limit'],
+    handle: ({ target, params, query }) => {
+      const p = partitionOf(target, params.name, params.partition);
+      return readRecords(p, queryNumber(query, 'from', p.logStartOffset), queryNumber(query, 'limit', RECORDS_DEFAULT_LIMIT, RECORDS_MAX_LIMIT, 1));
+    },
+  },
+
+  'GET /v1/topics/:name/partitions/:partition/producers': {
+    handle: ({ target, params }) => {
+      const p = partitionOf(target, params.name, params.partition);
+      return { producers: p.producers.producers(target.cluster.clock.now()).map(producerView).sort((a, b) => a.producerId - b.producerId) };
+    },
+  },
+
+  'POST /v1/topics/:name/partitions/:partition/leader': {
+    handle: ({ target, params, body }) => {
+      const p = partitionOf(target, params.name, params.partition);
+      const o = bodyObject(body, ['to', 'unclean'], true);
+      const r = target.cluster.electLeader(p.topic, p.index, { nodeId: optionalInt(o, 'to', 0), unclean: optionalBool(o, 'unclean') });
+      if (!r.ok) throw kafkaError(r.error, r.message);
+      return { ...r.value };
+    },
+  },
+
+  'GET /v1/groups': {
+    handle: ({ target }) => {
+      const { groups } = target.cluster;
+      const described = groups.groupIds().sort().map((id) => groups.describe(id));
+      return { groups: described.filter((d) => d !== undefined).map(groupSummary) };
+    },
+  },
+
+  'GET /v1/groups/:id': {
+    handle: ({ target, params }) => {
+      const d = target.cluster.groups.describe(params.id);
+      if (!d) throw notFound(`group '${params.id}'`);
+      return groupView(target.cluster, d);
+    },
+  },
+
+  'GET /v1/transactions': {
+    handle: ({ target }) => ({ transactions: target.cluster.transactions.all().map(transactionView).sort(byName((t) => t.transactionalId)) }),
+  },
+
+  'GET /v1/transactions/:id': {
+    handle: ({ target, params }) => {
+      const t = target.cluster.transactions.get(params.id);
+      if (!t) throw notFound(`transactional id '${params.id}'`);
+      return transactionView(t);
+    },
+  },
+
+  'GET /v1/faults': { handle: ({ target }) => ({ faults: faultsOf(target).rules() }) },
+
+  'POST /v1/faults': {
+    status: 201,
+    handle: ({ target, body }) => {
+      const chaos = faultsOf(target);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'bad_body', 'the body must be a JSON object: a fault rule');
+      // The controller validates the rule; a RuleValidationError becomes 400 invalid_rule.
+      return chaos.addRule(body as FaultRuleInput);
+    },
+  },
+
+  'DELETE /v1/faults': { handle: ({ target }) => ({ removed: faultsOf(target).clearRules() }) },
+
+  'GET /v1/faults/:id': { handle: ({ target, params }) => ruleOf(faultsOf(target), params.id) },
+
+  'DELETE /v1/faults/:id': {
+    handle: ({ target, params }) => {
+      if (!faultsOf(target).removeRule(params.id)) throw notFound(`fault rule '${params.id}'`);
+      return { removed: params.id };
+    },
+  },
+
+  'POST /v1/faults/:id/wait': {
+    handle: async ({ target, params, body }) => {
+      const chaos = faultsOf(target);
+      ruleOf(chaos, params.id);
+      const o = bodyObject(body, ['count', 'timeoutMs'], true);
+      const count = optionalInt(o, 'count', 1) ?? 1;
+      const timeoutMs = Math.min(FAULT_WAIT_MAX_MS, optionalInt(o, 'timeoutMs', 0) ?? FAULT_WAIT_DEFAULT_MS);
+      try {
+        return await chaos.waitForFired(params.id, count, timeoutMs);
+      } catch (err) {
+        ruleOf(chaos, params.id); // removed while waiting: 404
+        throw new HttpError(408, 'timeout', (err as Error).message);
+      }
+    },
+  },
+
+  'GET /v1/events': {
+    query: ['since', 'limit', 'wait'],
+    handle: async ({ target, query, signal }) => {
+      const chaos = chaosOf(target);
+      const since = queryNumber(query, 'since', 0);
+      const limit = queryNumber(query, 'limit', EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, 1);
+      const wait = queryNumber(query, 'wait', 0, EVENTS_MAX_WAIT_MS);
+      let events = chaos.events({ since, limit });
+      if (events.length === 0 && wait > 0 && !signal.aborted) {
+        // Long poll: subscribe, then look again, so an event between the two reads is not missed.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            off();
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+          };
+          const off = chaos.onEvent((e) => e.seq > since && done());
+          const timer = setTimeout(done, wait);
+          signal.addEventListener('abort', done);
+          if (chaos.events({ since, limit: 1 }).length > 0) done();
+        });
+        events = chaos.events({ since, limit });
+      }
+      return { events, next: events.length ? events[events.length - 1]!.seq : since };
+    },
+  },
+
+  'POST /v1/reset': { handle: ({ target }) => target.reset() },
+
+  'GET /v1/presets': { handle: presetsLater },
+  'POST /v1/presets/:name/apply': { handle: presetsLater },
+};
+
+/** A route key split into its method and path segments, for matching. */
+export interface CompiledRoute {
+  key: RouteKey;
+  method: string;
+  segments: string[];
+}
+
+export const compiledRoutes: readonly CompiledRoute[] = (Object.keys(routes) as RouteKey[]).map((key) => {
+  const [method, path] = key.split(' ') as [string, string];
+  return { key, method, segments: path.split('/').slice(1) };
+});
+
+/** The route for a path (any method), its path parameters, and the methods the path allows. */
+export function matchRoute(method: string, pathname: string): { route?: CompiledRoute; params: Record<string, string>; allowed: string[] } {
+  const parts = pathname.split('/').slice(1);
+  const allowed: string[] = [];
+  let found: { route: CompiledRoute; params: Record<string, string> } | undefined;
+  for (const route of compiledRoutes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const ok = route.segments.every((s, i) => {
+      const part = parts[i]!;
+      if (!s.startsWith(':')) return s === part;
+      if (part === '') return false;
+      try {
+        params[s.slice(1)] = decodeURIComponent(part);
+      } catch {
+        throw badParameter(s.slice(1), 'malformed URL encoding');
+      }
+      return true;
+    });
+    if (!ok) continue;
+    allowed.push(route.method);
+    if (route.method === method && !found) found = { route, params };
+  }
+  return { route: found?.route, params: found?.params ?? {}, allowed };
+}

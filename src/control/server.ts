@@ -1,0 +1,188 @@
+// The control API's HTTP server: node:http and the route table, JSON in and
+// out. No framework: routing is one loop over a table of ~25 patterns, and
+// the rest (body limit, JSON, auth, errors) is a few lines each here.
+//
+// Every request passes, in order: the locality check (403 for a remote
+// address or a browser's cross-origin request, unless allowRemote), the token
+// (401), the route (404, or 405 with Allow), the query names (400), the body
+// (413 over 1 MiB, 400 for bad JSON), then the handler. Every error leaves
+// through sendError with an ErrorBody.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../logger.js';
+import { HttpError, errorResponse } from './errors.js';
+import { matchRoute, routes, type RequestContext } from './routes.js';
+import type { ControlTarget } from './target.js';
+import type { ErrorBody, RouteKey } from './types.js';
+
+export interface ControlServerOptions {
+  /** Address to bind; default 127.0.0.1. */
+  host?: string;
+  /** 0 = a free port. */
+  port?: number;
+  /** When set, every request needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Serve requests from non-loopback addresses and browser pages (off: 403). */
+  allowRemote?: boolean;
+  log: Logger;
+  /** Largest request body; default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface ControlServer {
+  /** Base URL clients use, e.g. http://127.0.0.1:40123 (a loopback address when bound to a wildcard). */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/** 127.0.0.0/8, ::1, and their IPv4-mapped IPv6 forms. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)) return true;
+  return address === '::1' || address === '0:0:0:0:0:0:0:1';
+}
+
+/** Why a request is refused as not local, or null. A browser page anywhere sends Origin: refusing it stops cross-site requests to 127.0.0.1. */
+export function notLocalReason(remoteAddress: string | undefined, origin: string | undefined): string | null {
+  if (!isLoopbackAddress(remoteAddress)) return `requests from ${remoteAddress ?? 'an unknown address'} are refused: the control API serves loopback only unless controlAllowRemote is set`;
+  if (origin !== undefined) return `browser requests (Origin: ${origin}) are refused unless controlAllowRemote is set`;
+  return null;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Constant-time check of `Authorization: Bearer <token>`. */
+export function hasToken(authorization: string | undefined, token: string): boolean {
+  const m = /^Bearer +(.+)$/i.exec(authorization ?? '');
+  return m !== null && timingSafeEqual(digest(m[1]!.trim()), digest(token));
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body) + '\n';
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+/** The one error helper: any thrown value becomes a status and an ErrorBody. */
+function sendError(res: ServerResponse, err: unknown, log: Logger, req: IncomingMessage): number {
+  const { status, body, headers, unexpected } = errorResponse(err);
+  if (unexpected) log.error({ err, method: req.method, url: req.url }, 'control request failed');
+  send(res, status, body satisfies ErrorBody, headers);
+  return status;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes`, undefined, { connection: 'close' }));
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch (e) {
+        reject(new HttpError(400, 'bad_json', `the body is not JSON: ${(e as Error).message}`));
+      }
+    });
+  });
+}
+
+export async function startControlServer(target: ControlTarget, options: ControlServerOptions): Promise<ControlServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log.child({ component: 'control' });
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  /** Aborted on close, so that long polls answer at once instead of holding the close. */
+  const closing = new AbortController();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    if (!options.allowRemote) {
+      const why = notLocalReason(req.socket.remoteAddress, req.headers.origin);
+      if (why) throw new HttpError(403, 'forbidden', why);
+    }
+    if (options.token !== undefined && !hasToken(req.headers.authorization, options.token)) {
+      throw new HttpError(401, 'unauthorized', 'a valid token is required: Authorization: Bearer <token>', undefined, { 'www-authenticate': 'Bearer realm="kafkaesque"' });
+    }
+    const url = new URL(req.url ?? '/', 'http://control');
+    const method = req.method ?? 'GET';
+    const { route, params, allowed } = matchRoute(method, url.pathname);
+    if (!route) {
+      if (allowed.length) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`, undefined, { allow: allowed.join(', ') });
+      throw new HttpError(404, 'unknown_route', `no route ${method} ${url.pathname}; see docs/control-api.md`);
+    }
+    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; handle(ctx: RequestContext<RouteKey>): unknown };
+    for (const name of url.searchParams.keys()) {
+      if (!entry.query?.includes(name)) throw new HttpError(400, 'bad_parameter', `unknown query parameter '${name}'${entry.query ? ` (expected ${entry.query.join(', ')})` : ''}`, name);
+    }
+    const body = await readBody(req, maxBody);
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    res.on('close', onClose);
+    closing.signal.addEventListener('abort', onClose);
+    try {
+      const result = await entry.handle({ target, params: params as never, query: url.searchParams, body, signal: gone.signal });
+      const status = entry.status ?? 200;
+      send(res, status, result);
+      return status;
+    } finally {
+      closing.signal.removeEventListener('abort', onClose);
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    handle(req, res)
+      .catch((err) => sendError(res, err, log, req))
+      .then((status) => log.debug({ method: req.method, url: req.url, status, ms: Math.round(performance.now() - started) }, 'control request'));
+  });
+  // Keep-alive sockets from clients must not hold stop() for the idle timeout.
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`control API cannot listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`);
+  });
+
+  const port = (server.address() as AddressInfo).port;
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+  if (reachable !== 'localhost' && !isLoopbackAddress(reachable) && !options.allowRemote) log.warn({ host }, 'control API bound to a non-loopback address but refuses remote requests (set controlAllowRemote)');
+  if (options.allowRemote && options.token === undefined) log.warn({ host }, 'control API accepts remote requests without a token');
+  log.info({ url }, 'control API listening');
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    host,
+    port,
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        closing.abort();
+        server.closeIdleConnections();
+        // Requests still running (a fault wait) are cut rather than waited for.
+        setImmediate(() => server.closeAllConnections());
+      })),
+  };
+}
