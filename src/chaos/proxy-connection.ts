@@ -14,7 +14,7 @@ import { peekRequestHeader, readHeader } from '../protocol/headers.js';
 import { Reader } from '../protocol/primitives.js';
 import { FrameDecoder } from '../server/frame-decoder.js';
 import type { FrameOutcome } from './actions/action.js';
-import type { ChaosEngine } from './controller.js';
+import type { ChaosEngine, Decision } from './controller.js';
 import { errorResponseBody, responseFrame } from './error-responses.js';
 import { ProxiedRequest } from './request.js';
 
@@ -67,12 +67,44 @@ function withPrefix(frame: Buffer): Buffer {
   return out;
 }
 
-/** Produce with acks=0 gets no answer from a broker; its slot would wait for ever. */
-function isAcksZeroProduce(frame: Buffer, version: number): boolean {
+/**
+ * Produce with acks=0 gets no answer from a broker; its slot would wait for
+ * ever. Read from the bytes without decoding anything: client id (int16
+ * length), then from v9 the header's tagged fields and a compact nullable
+ * transactional id, from v3 a nullable one, then acks.
+ */
+export function isAcksZeroProduce(frame: Buffer, version: number): boolean {
+  let at = 8;
+  const uvarint = () => {
+    let v = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      const b = frame[at++];
+      if (b === undefined) return -1;
+      v |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) return v >>> 0;
+    }
+    return -1;
+  };
+  if (at + 2 > frame.length) return false;
+  const clientIdLength = frame.readInt16BE(at);
+  at += 2 + Math.max(0, clientIdLength);
+  if (version >= ProduceApi.requestFlexibleMin) {
+    if (uvarint() !== 0) return acksByDecoding(frame, version); // header tagged fields: rare, decode properly
+    const len = uvarint();
+    if (len < 0) return false;
+    at += Math.max(0, len - 1);
+  } else if (version >= 3) {
+    if (at + 2 > frame.length) return false;
+    at += 2 + Math.max(0, frame.readInt16BE(at));
+  }
+  return at + 2 <= frame.length && frame.readInt16BE(at) === 0;
+}
+
+function acksByDecoding(frame: Buffer, version: number): boolean {
   try {
     const r = new Reader(frame);
     readHeader(r, ProduceApi, version);
-    if (version >= 3) r.nullableString(version >= ProduceApi.requestFlexibleMin);
+    r.nullableString(true);
     return r.int16() === 0;
   } catch {
     return false;
@@ -192,7 +224,13 @@ export class ProxyConnection {
     const answered = !(head.apiKey === ApiKey.Produce && isAcksZeroProduce(frame, head.apiVersion));
     const { engine } = this.o;
     const req = engine.active ? new ProxiedRequest(frame, head.apiKey, head.apiVersion, head.correlationId, this.o.nodeId, this.o.id, this.o.topicName) : null;
-    const decision = req && engine.onRequest(req);
+    let decision: Decision | null = null;
+    try {
+      decision = req && engine.onRequest(req);
+    } catch (err) {
+      // A rule must never take the traffic down: log it and let the request through.
+      this.log.error({ err }, 'chaos rules failed on a request; forwarded untouched');
+    }
     if (this.closed) return; // a cluster action (stop-node) took this connection down
     const sasl = head.apiKey === ApiKey.SaslHandshake && head.apiVersion === 0 ? saslRounds(frame) : 0;
     if (!decision) {
@@ -208,7 +246,7 @@ export class ProxyConnection {
           if (rs.kind !== 'forward' || rs.delayMs) {
             slot.response = rs;
             slot.delayRuleIds = rules;
-            if (rs.kind === 'error') slot.request = req;
+            if (rs.kind === 'error') slot.request = req!;
           }
           this.slots.push(slot);
         }
@@ -327,7 +365,7 @@ export class ProxyConnection {
       if (slot.frame) this.writeClient(slot.frame);
       if (slot.close) return this.reset('drop-response fault');
     }
-    if (!this.closed && this.upstreamEnded && this.slots.length === 0) this.client.end();
+    if (!this.closed && this.upstreamEnded && this.slots.length === 0) this.client.destroySoon();
   }
 
   private clientBlocked = false;

@@ -9,6 +9,8 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { ensureCoordinatorTopic } from '../../src/broker/coordinators.js';
 import { buildRecordBatch, decodeRecords, splitBatches, type KafkaRecord } from '../../src/protocol/record-batch.js';
 import { WireClient, correlationOf, decodeResponse } from '../support/wire-client.js';
+import { encodeRequest } from '../../src/protocol/headers.js';
+import { isAcksZeroProduce } from '../../src/chaos/proxy-connection.js';
 
 let kafka: RunningCluster;
 const clients: WireClient[] = [];
@@ -213,5 +215,18 @@ test('without the proxy, clients reach the brokers directly and rules are refuse
     expect(await c.request(ApiKey.ApiVersions, 3, { clientSoftwareName: 't', clientSoftwareVersion: '1' })).toMatchObject({ errorCode: 0 });
   } finally {
     await direct.stop();
+  }
+});
+
+test('acks=0 is read from the bytes of every Produce version, whatever the client id and transactional id', () => {
+  for (let v = 0; v <= 11; v++) {
+    for (const acks of [0, 1, -1]) {
+      for (const clientId of [null, '', 'a-rather-long-client-id-'.repeat(6)]) {
+        for (const transactionalId of [null, 'tx-1']) {
+          const frame = encodeRequest(ApiKey.Produce, v, 5, clientId, { ...produceBody(acks), transactionalId: v >= 3 ? transactionalId : null });
+          expect([v, acks, clientId, transactionalId, isAcksZeroProduce(frame, v)]).toEqual([v, acks, clientId, transactionalId, acks === 0]);
+        }
+      }
+    }
   }
 });

@@ -5,9 +5,12 @@
 // the proxy core touches sockets, so every action is unit-testable without
 // one. Cluster actions call the cluster model and then let the frame pass.
 //
-// Protocol faults (this increment) act on whole frames. Byte faults
-// (throttle, slice) will act on chunks: they declare `layer: 'chunk'` and a
-// chunk hook, and the core runs them on the byte stream after framing.
+// Protocol faults (this increment) act on whole frames. Byte faults fit the
+// same shape: a per-request one (slice this answer into n-byte pieces, pace
+// it at b bytes/s) is a modifier on a forward outcome that the core applies
+// when it writes that frame's bytes; a per-connection one (throttle every
+// byte of a link) declares `layer: 'chunk'` and a chunk hook that the core
+// runs on the byte stream, below the framing. Neither needs sockets here.
 import type { Cluster } from '../../broker/cluster.js';
 import type { RuleAction } from '../api.js';
 import type { SeededRandom } from '../random.js';
