@@ -30,6 +30,9 @@ export interface ProxyConnectionOptions {
   log: Logger;
 }
 
+/** Answers at least this large may stream through (cut-through); smaller ones are forwarded whole. */
+const PASS_THROUGH_MIN_BYTES = 16 * 1024;
+
 interface Slot {
   readonly correlationId: number;
   /** Waiting for the broker's answer. */
@@ -309,6 +312,15 @@ export class ProxyConnection {
 
   private onUpstreamData(chunk: Buffer): void {
     if (this.closed) return;
+    if (this.passThrough > 0) {
+      const n = Math.min(this.passThrough, chunk.length);
+      this.writeClient(n === chunk.length ? chunk : chunk.subarray(0, n));
+      this.passThrough -= n;
+      if (this.passThrough === 0) this.finishPassThrough();
+      if (n === chunk.length) return;
+      chunk = chunk.subarray(n);
+    }
+    if (this.startPassThrough(chunk)) return;
     let frames: Buffer[];
     try {
       frames = this.responses.push(chunk);
@@ -324,6 +336,37 @@ export class ProxyConnection {
     } finally {
       this.client.uncork();
     }
+  }
+
+  /** Bytes of the answer now streaming to the client that are still to come. */
+  private passThrough = 0;
+  private passThroughSlot: Slot | null = null;
+
+  /**
+   * Cut-through: a large answer that no rule touches, at the head of the
+   * queue, leaves for the client as its bytes arrive, instead of after its
+   * last byte (a 1 MiB Fetch answer would otherwise cross the proxy in one
+   * store-and-forward step). The slot stays at the head, still awaiting, so
+   * nothing else is written to the client in between.
+   */
+  private startPassThrough(chunk: Buffer): boolean {
+    if (this.responses.buffered > 0 || chunk.length < 8) return false;
+    const size = chunk.readInt32BE(0);
+    if (size < PASS_THROUGH_MIN_BYTES || 4 + size <= chunk.length) return false;
+    const head = this.slots[0];
+    if (!head || !head.awaiting || head.held || head.raw || head.saslRounds || head.response || head.correlationId !== chunk.readInt32BE(4)) return false;
+    this.passThroughSlot = head;
+    this.passThrough = 4 + size - chunk.length;
+    this.writeClient(chunk);
+    return true;
+  }
+
+  private finishPassThrough(): void {
+    const slot = this.passThroughSlot!;
+    this.passThroughSlot = null;
+    slot.awaiting = false;
+    slot.frame = null; // already delivered
+    this.flush();
   }
 
   private onResponse(frame: Buffer): void {

@@ -9,21 +9,26 @@ export class FrameTooLargeError extends Error {
 
 export class FrameDecoder {
   private chunks: Buffer[] = [];
-  private buffered = 0;
+  private buffered_ = 0;
 
   constructor(private readonly maxFrameSize: number) {}
+
+  /** Bytes received but not yet returned as a frame. */
+  get buffered(): number {
+    return this.buffered_;
+  }
 
   /** Feeds bytes in; returns the frames (without their size prefix) completed by them. */
   push(chunk: Buffer): Buffer[] {
     this.chunks.push(chunk);
-    this.buffered += chunk.length;
+    this.buffered_ += chunk.length;
     const frames: Buffer[] = [];
-    while (this.buffered >= 4) {
+    while (this.buffered_ >= 4) {
       const size = this.peekSize();
       if (size < 0 || size > this.maxFrameSize) {
         throw new FrameTooLargeError(`frame of ${size} bytes is beyond the limit of ${this.maxFrameSize}`);
       }
-      if (this.buffered < 4 + size) break;
+      if (this.buffered_ < 4 + size) break;
       frames.push(this.take(4 + size).subarray(4));
     }
     return frames;
@@ -47,7 +52,7 @@ export class FrameDecoder {
     if (first.length >= n) {
       if (first.length === n) this.chunks.shift();
       else this.chunks[0] = first.subarray(n);
-      this.buffered -= n;
+      this.buffered_ -= n;
       return first.subarray(0, n);
     }
     const out = Buffer.allocUnsafeSlow(n);
@@ -60,7 +65,7 @@ export class FrameDecoder {
       if (used === c.length) this.chunks.shift();
       else this.chunks[0] = c.subarray(used);
     }
-    this.buffered -= n;
+    this.buffered_ -= n;
     return out;
   }
 }
