@@ -5,7 +5,7 @@
 // Differs from Kafka: magic 0/1 message sets (Produce v0-2 from pre-0.11
 // clients) are refused with UNSUPPORTED_FOR_MESSAGE_FORMAT, not converted.
 import { ProduceApi, type ProduceRequest, type ProduceResponsePartitionProduceResponse } from '../../protocol/messages/index.js';
-import { RECORD_BATCH_OVERHEAD, isTransactional, readBatchHeader } from '../../protocol/record-batch.js';
+import { RECORD_BATCH_OVERHEAD, isTransactional } from '../../protocol/record-batch.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
 import { appendRecords, awaitReplication, type AppendOutcome } from '../append.js';
@@ -32,8 +32,8 @@ function requestLevelError(req: ProduceRequest): ErrorName | null {
     for (const pd of t.partitionData) {
       const r = pd.records;
       if (!r || r.length < RECORD_BATCH_OVERHEAD || r.readInt8(16) !== 2) continue;
-      const h = readBatchHeader(r);
-      if (isTransactional(h.attributes)) transactionalPids.add(h.producerId);
+      // Only the attributes and producer id matter here: the append reads the full header later.
+      if (isTransactional(r.readInt16BE(21))) transactionalPids.add(Number(r.readBigInt64BE(43)));
     }
   }
   if (transactionalPids.size === 0) return null;
