@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs the non-npm Kafka clients the test suite drives (Debian packages):
-# kcat and confluent-kafka-python (both on librdkafka), kafka-python.
-# Does nothing when they are already there.
+# Installs the non-npm Kafka clients the test suites drive (Debian packages):
+# kcat and confluent-kafka-python (both on librdkafka), kafka-python, and for
+# the compatibility suite Go with sarama's packaged sources (the sarama driver
+# is built offline from them, in GOPATH mode) and a C compiler for its cgo
+# dependency (zstd). Does nothing when they are already there.
 set -euo pipefail
 need=()
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 /usr/bin/python3 -c 'import confluent_kafka' 2>/dev/null || need+=(python3-confluent-kafka)
 /usr/bin/python3 -c 'import kafka' 2>/dev/null || need+=(python3-kafka)
+command -v go >/dev/null 2>&1 || need+=(golang-go)
+[ -d /usr/share/gocode/src/github.com/Shopify/sarama ] || need+=(golang-github-shopify-sarama-dev)
+command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
 if ((${#need[@]} == 0)); then
   echo "test clients: already installed"
   exit 0

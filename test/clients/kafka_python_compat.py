@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""kafka-python (Debian python3-kafka) driver of the compatibility suite.
+
+    /usr/bin/python3 test/clients/kafka_python_compat.py BOOTSTRAP SCENARIO TOPIC [-n N]
+        [--partitions P] [--group G] [--timeout S]
+
+One scenario per run (test/compat/README.md), one JSON summary line on stdout.
+api_version is left unset, as most applications leave it: the client probes
+the broker (ApiVersions v0) and picks its request versions from the guess,
+which the summary reports as "api_version". kafka-python 2.0.2 has no
+idempotent producer and no transactions: those scenarios are refused here
+(exit 2) and the suite does not run them.
+"""
+
+import sys
+import threading
+import time
+
+# No __pycache__ beside the sources when compat_common is imported.
+sys.dont_write_bytecode = True
+
+from compat_common import Failure, messages_for, parse_args, remaining, run_driver
+
+try:
+    import kafka
+    from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+except ImportError:  # pragma: no cover
+    print('{"ok": false, "errors": ["cannot import kafka: apt-get install -y python3-kafka, run with /usr/bin/python3"]}')
+    sys.exit(2)
+
+PROG = "kafka_python_compat"
+
+
+def common(args, suffix=""):
+    return {"bootstrap_servers": args.bootstrap.split(","), "client_id": f"compat-kafka-python-{args.scenario}{suffix}",
+            "request_timeout_ms": 15000}
+
+
+def metadata(args, out, deadline):
+    admin = KafkaAdminClient(**common(args))
+    try:
+        out["api_version"] = ".".join(map(str, admin.config["api_version"]))
+        cluster = admin.describe_cluster()
+        topics = admin.describe_topics([args.topic])
+    finally:
+        admin.close()
+    out["brokers"] = sorted(b["node_id"] for b in cluster["brokers"])
+    out["controller"] = cluster.get("controller_id")
+    t = next((t for t in topics if t["topic"] == args.topic), None)
+    if t is None or t["error_code"] != 0:
+        raise Failure(f"metadata for {args.topic}: {t['error_code'] if t else 'missing'}")
+    out["partitions"] = sorted(({"id": p["partition"], "leader": p["leader"]} for p in t["partitions"]), key=lambda p: p["id"])
+
+
+def produce(args, msgs, deadline, chunk=50):
+    """Sends msgs with acks=all, waiting for every acknowledgement chunk by chunk (several batches per partition)."""
+    p = KafkaProducer(acks="all", linger_ms=5, **common(args, "-producer"))
+    try:
+        for i in range(0, len(msgs), chunk):
+            futures = [p.send(args.topic, key=m["key"].encode(), value=m["value"].encode(), partition=m["partition"])
+                       for m in msgs[i:i + chunk]]
+            p.flush(timeout=min(15.0, remaining(deadline, "produce")))
+            for f in futures:
+                f.get(timeout=min(15.0, remaining(deadline, "produce")))  # raises the delivery error, if any
+    finally:
+        p.close(timeout=5)
+    return len(msgs)
+
+
+def produce_fetch(args, out, deadline):
+    msgs = messages_for(args.scenario, args.n, args.partitions)
+    out["produced"] = produce(args, msgs, deadline)
+    # No group: assign() every partition from the beginning.
+    c = KafkaConsumer(group_id=None, enable_auto_commit=False, fetch_max_wait_ms=100, **common(args, "-reader"))
+    out["api_version"] = ".".join(map(str, c.config["api_version"]))
+    read = []
+    try:
+        c.assign([TopicPartition(args.topic, p) for p in range(args.partitions)])
+        c.seek_to_beginning()
+        while len(read) < len(msgs):
+            remaining(deadline, f"read-back ({len(read)} records so far)")
+            for tp, records in c.poll(timeout_ms=200).items():
+                read.extend([tp.partition, r.offset, r.value.decode()] for r in records)
+    finally:
+        c.close(autocommit=False)
+    out["read"] = read
+
+
+def group(args, out, deadline):
+    # One thread per member: poll() blocks while a rebalance is in progress,
+    # and the broker waits for every member to rejoin, so two members polled
+    # from one thread would wait for each other until the rebalance timeout.
+    stop = threading.Event()
+    members = [{"name": name, "read": [], "assigned": None, "error": None, "committed": False} for name in ("a", "b")]
+
+    def member(m):
+        try:
+            c = KafkaConsumer(group_id=args.group, enable_auto_commit=False, auto_offset_reset="earliest",
+                              session_timeout_ms=10000, heartbeat_interval_ms=500, max_poll_interval_ms=10000,
+                              fetch_max_wait_ms=100, **common(args, f"-{m['name']}"))
+            m["api_version"] = ".".join(map(str, c.config["api_version"]))
+            try:
+                c.subscribe([args.topic])
+                while not stop.is_set():
+                    for tp, records in c.poll(timeout_ms=100).items():
+                        m["read"].extend([tp.partition, r.offset, r.value.decode()] for r in records)
+                    m["assigned"] = sorted(tp.partition for tp in c.assignment() if tp.topic == args.topic)
+                # Commit what this member read (the suite checks the committed offsets on the broker).
+                c.commit()
+                m["committed"] = True
+            finally:
+                c.close(autocommit=False)
+        except Exception as e:  # reported by the main thread
+            m["error"] = f"{type(e).__name__}: {e}"
+
+    threads = [threading.Thread(target=member, args=(m,), daemon=True) for m in members]
+    for t in threads:
+        t.start()
+
+    def check():
+        failed = next((m for m in members if m["error"]), None)
+        if failed:
+            raise Failure(f"member {failed['name']}: {failed['error']}")
+
+    def split():
+        check()
+        a, b = members[0]["assigned"], members[1]["assigned"]
+        return a and b and len(set(a) | set(b)) == args.partitions and len(a) + len(b) == args.partitions
+
+    try:
+        while not split():
+            remaining(deadline, "both members to be assigned")
+            time.sleep(0.05)
+        out["assignedBeforeProduce"] = [m["assigned"] for m in members]
+        msgs = messages_for(args.scenario, args.n, args.partitions)
+        out["produced"] = produce(args, msgs, deadline, chunk=len(msgs))
+        while sum(len(m["read"]) for m in members) < len(msgs):
+            check()
+            remaining(deadline, f"both members to read everything ({sum(len(m['read']) for m in members)} so far)")
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(max(0.1, min(10.0, deadline - time.monotonic())))
+        out["api_version"] = members[0].get("api_version")
+        out["members"] = [{"name": m["name"], "assigned": m["assigned"], "read": list(m["read"])} for m in members]
+    check()
+    if not all(m["committed"] for m in members):
+        raise Failure("a member did not finish its commit in time")
+
+
+def main(argv):
+    args = parse_args(argv, PROG)
+    if args.scenario in ("idempotent", "transactions"):
+        print(f'{{"ok": false, "errors": ["kafka-python {kafka.__version__} has no {args.scenario} producer"]}}')
+        sys.exit(2)
+    steps = {"metadata": metadata, "produce-fetch": produce_fetch, "group": group}
+    run_driver(args, f"kafka-python {kafka.__version__}", lambda out, deadline: steps[args.scenario](args, out, deadline))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
