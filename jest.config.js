@@ -1,3 +1,7 @@
+// npm test passes --forceExit: once, under CPU load, Node 20 spun in its exit
+// cleanup after all tests passed (two TCP handles still referenced); a CI run
+// must not hang for that. Jest still prints a warning when handles remain.
+//
 // ESM throughout (yargs 18 and get-port 7 are ESM-only): jest runs with
 // --experimental-vm-modules and @swc/jest strips the types, keeping `import`.
 export default {
