@@ -29,7 +29,7 @@ interface LiveRule {
 /** What the fired rules decided for one request, combined. */
 export interface Decision {
   outcome: Required<Outcome>;
-  /** Rules whose delays the outcome carries: removing any of them releases the held frame. */
+  /** Rules whose delays, paces or cut-offs the outcome carries: removing any of them releases what is held. */
   delayRuleIds: string[];
 }
 
@@ -50,7 +50,14 @@ const FORWARD: FrameOutcome = Object.freeze({ kind: 'forward' });
  */
 function combine(a: FrameOutcome, b: FrameOutcome | undefined): FrameOutcome {
   if (!b) return a;
-  const verb = a.kind !== 'forward' ? a : b;
+  let verb = a.kind !== 'forward' ? a : b;
+  // Rewrites of frames that go through add up too, in rule order.
+  // The first pace wins.
+  if (verb.kind === 'forward') {
+    const rewrite = [...(a.kind === 'forward' ? (a.rewrite ?? []) : []), ...(b.kind === 'forward' ? (b.rewrite ?? []) : [])];
+    const pace = (a.kind === 'forward' ? a.pace : undefined) ?? (b.kind === 'forward' ? b.pace : undefined);
+    verb = { kind: 'forward', ...(rewrite.length ? { rewrite } : {}), ...(pace ? { pace } : {}) };
+  }
   const delayMs = (a.delayMs ?? 0) + (b.delayMs ?? 0);
   return delayMs > 0 ? { ...verb, delayMs } : verb;
 }
@@ -223,7 +230,9 @@ export class ChaosEngine implements ChaosController {
       this.eventLog.push(this.faultEvent(now, live, req, result.detail));
       for (const w of [...live.waiters]) w(false);
       const { request, response } = result.outcome;
-      const delayed = (request.delayMs ?? 0) > 0 || (response?.delayMs ?? 0) > 0;
+      // Rules whose outcome holds something (a delay, a paced write, a cut-off connection) release it when removed.
+      const holds = (o?: FrameOutcome) => !!o && ((o.delayMs ?? 0) > 0 || o.kind === 'blackhole' || (o.kind === 'forward' && o.pace !== undefined));
+      const delayed = holds(request) || holds(response);
       if (!decision) decision = { outcome: { request, response: response ?? FORWARD }, delayRuleIds: [] };
       else decision.outcome = { request: combine(decision.outcome.request, request), response: combine(decision.outcome.response, response) };
       if (delayed) decision.delayRuleIds.push(rule.id);

@@ -4,8 +4,12 @@
 // keep a slot per request that expects an answer, so that answers reach the
 // client strictly in request order whatever the faults do: a held (delayed)
 // answer holds back the later ones, and an answer the proxy makes itself
-// waits for the broker's answers to earlier requests. Only this file and
-// proxy.ts touch sockets; actions return values (actions/action.ts).
+// waits for the broker's answers to earlier requests. Outcomes may also
+// rewrite a frame's bytes (rewrite.ts), write it in timed pieces (throttle,
+// slice: a frame being written holds back the later ones), or cut the
+// connection off both ways until their rule goes (blackhole). Any of these
+// on an answer turns cut-through off for it. Only this file and proxy.ts
+// touch sockets; actions return values (actions/action.ts).
 import { connect, type Socket } from 'node:net';
 import type { Clock, Timer } from '../broker/clock.js';
 import type { Logger } from '../logger.js';
@@ -13,10 +17,11 @@ import { ApiKey, ProduceApi, SaslHandshakeApi } from '../protocol/messages/index
 import { peekRequestHeader, readHeader } from '../protocol/headers.js';
 import { Reader } from '../protocol/primitives.js';
 import { FrameDecoder } from '../server/frame-decoder.js';
-import type { FrameOutcome } from './actions/action.js';
+import type { FrameOutcome, Pace } from './actions/action.js';
 import type { ChaosEngine, Decision } from './controller.js';
 import { errorResponseBody, responseFrame } from './error-responses.js';
 import { ProxiedRequest } from './request.js';
+import { rewriteRequest, rewriteResponse } from './rewrite.js';
 
 export interface ProxyConnectionOptions {
   id: number;
@@ -51,11 +56,17 @@ interface Slot {
   raw?: boolean;
   /** SaslHandshake v0: raw token exchanges that follow a successful answer. */
   saslRounds?: number;
+  /** Write the answer in timed pieces (slice, throttle); `pacing` while they go out. */
+  pace?: Pace;
+  pacing?: boolean;
 }
 
 interface Outbound {
   wire: Buffer;
   held: boolean;
+  pace?: Pace;
+  rules?: readonly string[];
+  pacing?: boolean;
 }
 
 /** The 4-byte size prefix sits right before a frame the decoder returned; use it rather than copy. */
@@ -151,6 +162,8 @@ export class ProxyConnection {
   private upstreamEnded = false;
   /** Raw SASL tokens the client sends next (after SaslHandshake v0): passed through, no rules. */
   private rawTokens = 0;
+  /** Cut off by a blackhole rule: nothing is read or written until it goes, then the connection resets. */
+  private blackholed = false;
 
   constructor(
     readonly client: Socket,
@@ -196,7 +209,7 @@ export class ProxyConnection {
   // ---------- requests: client -> broker ----------
 
   private onClientData(chunk: Buffer): void {
-    if (this.closed) return;
+    if (this.closed || this.blackholed) return;
     let frames: Buffer[];
     try {
       frames = this.requests.push(chunk);
@@ -246,14 +259,16 @@ export class ProxyConnection {
       case 'forward': {
         if (answered) {
           const slot: Slot = { correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}) };
-          if (rs.kind !== 'forward' || rs.delayMs) {
+          // A slot with a response outcome is never cut through: a rewrite or a replacement needs the whole answer.
+          if (rs.kind !== 'forward' || rs.delayMs || rs.rewrite?.length || rs.pace) {
             slot.response = rs;
             slot.delayRuleIds = rules;
-            if (rs.kind === 'error') slot.request = req!;
+            if (rs.kind === 'error' || (rs.kind === 'forward' && rs.rewrite?.length)) slot.request = req!;
           }
           this.slots.push(slot);
         }
-        return this.sendUpstream(wire, rq.delayMs, rules);
+        const out = rq.rewrite?.length ? withPrefix(rewriteRequest(frame, head.apiKey, head.apiVersion, rq.rewrite)) : wire;
+        return this.sendUpstream(out, rq.delayMs, rules, rq.pace);
       }
       case 'error':
       case 'respond': {
@@ -269,7 +284,24 @@ export class ProxyConnection {
       case 'close':
         if (rq.delayMs) return this.hold(rq.delayMs, rules, () => this.reset('close fault'));
         return this.reset('close fault');
+      case 'blackhole':
+        return this.blackhole(rules);
     }
+  }
+
+  /**
+   * Cuts the connection off both ways: what the client sends is discarded
+   * unread, nothing reaches it, nothing more goes to the broker. When a rule
+   * that asked for it goes, the connection is reset (a healed partition does
+   * not bring TCP state back).
+   */
+  private blackhole(rules: readonly string[]): void {
+    this.blackholed = true;
+    this.log.debug({ rules }, 'connection blackholed');
+    const lift = () => this.reset('blackhole lifted');
+    const registered = this.o.engine.registerHold(rules, lift);
+    if (!registered) return lift();
+    this.holds.add(() => registered());
   }
 
   private answer(outcome: FrameOutcome, req: ProxiedRequest): Buffer {
@@ -277,26 +309,56 @@ export class ProxyConnection {
     return responseFrame(req.apiKey, req.apiVersion, req.correlationId, body);
   }
 
-  private sendUpstream(wire: Buffer, delayMs = 0, rules: readonly string[] = []): void {
-    if (delayMs <= 0 && this.outbound.length === 0) return this.writeUpstream(wire);
-    // A held request holds back the later ones, as a slow TCP stream would.
-    const item: Outbound = { wire, held: delayMs > 0 };
+  private sendUpstream(wire: Buffer, delayMs = 0, rules: readonly string[] = [], pace?: Pace): void {
+    if (delayMs <= 0 && !pace && this.outbound.length === 0) return this.writeUpstream(wire);
+    // A held or paced request holds back the later ones, as a slow TCP stream would.
+    const item: Outbound = { wire, held: delayMs > 0, ...(pace ? { pace, rules } : {}) };
     this.outbound.push(item);
     if (item.held) {
       this.hold(delayMs, rules, () => {
         item.held = false;
         this.pumpOutbound();
       });
-    }
+    } else if (this.outbound.length === 1) this.pumpOutbound();
   }
 
   private pumpOutbound(): void {
-    while (!this.closed && this.outbound.length && !this.outbound[0]!.held) this.writeUpstream(this.outbound.shift()!.wire);
+    while (!this.closed && this.outbound.length) {
+      const head = this.outbound[0]!;
+      if (head.held || head.pacing) return;
+      if (head.pace) {
+        head.pacing = true;
+        return this.writePaced(head.wire, head.pace, head.rules ?? [], (piece) => this.writeUpstream(piece), () => {
+          this.outbound.shift();
+          this.pumpOutbound();
+        });
+      }
+      this.writeUpstream(this.outbound.shift()!.wire);
+    }
+  }
+
+  /**
+   * Writes a frame's bytes in pieces of pace.bytes, pace.everyMs apart (each
+   * piece its own socket write). Removing a rule that asked for it writes
+   * the rest at once: nothing in flight is dropped.
+   */
+  private writePaced(bytes: Buffer, pace: Pace, rules: readonly string[], write: (piece: Buffer) => void, done: () => void): void {
+    let at = 0;
+    let released = false;
+    const step = () => {
+      if (this.closed) return;
+      const end = released ? bytes.length : Math.min(bytes.length, at + pace.bytes);
+      write(bytes.subarray(at, end));
+      at = end;
+      if (at >= bytes.length) return done();
+      this.hold(pace.everyMs, rules, step, () => (released = true));
+    };
+    step();
   }
 
   private upstreamBlocked = false;
   private writeUpstream(wire: Buffer): void {
-    if (this.closed) return;
+    if (this.closed || this.blackholed) return;
     if (!this.upstream.write(wire) && !this.upstreamBlocked) {
       // Backpressure: stop reading the client until the broker side drains.
       this.upstreamBlocked = true;
@@ -311,7 +373,7 @@ export class ProxyConnection {
   // ---------- responses: broker -> client ----------
 
   private onUpstreamData(chunk: Buffer): void {
-    if (this.closed) return;
+    if (this.closed || this.blackholed) return;
     if (this.passThrough > 0) {
       const n = Math.min(this.passThrough, chunk.length);
       this.writeClient(n === chunk.length ? chunk : chunk.subarray(0, n));
@@ -387,7 +449,10 @@ export class ProxyConnection {
     // SaslHandshake v0 accepted (error code right after the v0 header): raw tokens follow.
     if (slot.saslRounds && frame.length >= 6 && frame.readInt16BE(4) === 0) this.rawTokens = slot.saslRounds;
     const rs = slot.response;
-    if (!rs || rs.kind === 'forward') slot.frame = withPrefix(frame);
+    if (!rs || rs.kind === 'forward') {
+      slot.frame = rs?.rewrite?.length ? rewriteResponse(frame, slot.request!.apiKey, slot.request!.apiVersion, rs.rewrite) : withPrefix(frame);
+      if (rs?.pace) slot.pace = rs.pace;
+    }
     else if (rs.kind === 'error' || rs.kind === 'respond') slot.frame = this.answer(rs, slot.request!);
     else if (rs.kind === 'drop') slot.frame = null;
     else {
@@ -403,7 +468,17 @@ export class ProxyConnection {
   private flush(): void {
     while (!this.closed && this.slots.length) {
       const slot = this.slots[0]!;
-      if (slot.awaiting || slot.held) break;
+      if (slot.awaiting || slot.held || slot.pacing) break;
+      if (slot.pace && slot.frame) {
+        slot.pacing = true;
+        const frame = slot.frame;
+        return this.writePaced(frame, slot.pace, slot.delayRuleIds ?? [], (piece) => this.writeClient(piece), () => {
+          slot.pacing = false;
+          slot.pace = undefined;
+          slot.frame = null; // written
+          this.flush();
+        });
+      }
       this.slots.shift();
       if (slot.frame) this.writeClient(slot.frame);
       if (slot.close) return this.reset('drop-response fault');
@@ -413,6 +488,7 @@ export class ProxyConnection {
 
   private clientBlocked = false;
   private writeClient(frame: Buffer): void {
+    if (this.blackholed) return;
     if (!this.client.write(frame) && !this.clientBlocked) {
       this.clientBlocked = true;
       this.upstream.pause();
@@ -448,7 +524,7 @@ export class ProxyConnection {
    * the rules that asked for the delay is removed (a held frame is released,
    * never dropped).
    */
-  private hold(delayMs: number, rules: readonly string[], then: () => void): void {
+  private hold(delayMs: number, rules: readonly string[], then: () => void, onRuleRemoved?: () => void): void {
     let timer: Timer | undefined;
     let unregister = () => {};
     const cancel = () => {
@@ -461,8 +537,15 @@ export class ProxyConnection {
       cancel();
       if (!this.closed) then();
     };
-    const registered = this.o.engine.registerHold(rules, release);
-    if (!registered) return then(); // the rule that asked for the delay is gone
+    const registered = this.o.engine.registerHold(rules, () => {
+      onRuleRemoved?.();
+      release();
+    });
+    if (!registered) {
+      // The rule that asked for the delay is gone.
+      onRuleRemoved?.();
+      return then();
+    }
     unregister = registered;
     this.holds.add(cancel);
     timer = this.o.clock.setTimer(delayMs, release);

@@ -21,7 +21,7 @@ function fire(type: string, params: Record<string, unknown> = {}, opts: { reques
 }
 
 test('every action is registered once, by its type, and declares its parameters', () => {
-  expect([...chaosActions.keys()].sort()).toEqual(['close', 'delay', 'drop-response', 'error', 'expire-producer', 'fence', 'move-leader', 'start-node', 'stop-node']);
+  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'fence', 'move-leader', 'rebalance', 'rewind', 'slice', 'start-node', 'stop-node', 'throttle']);
   for (const [type, a] of chaosActions) {
     expect(a.type).toBe(type);
     expect(a.layer).toBe('frame');

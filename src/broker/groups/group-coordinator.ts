@@ -919,6 +919,59 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     return [...this.groups.keys()];
   }
 
+  // ---------------------------------------------------------------- faults (chaos actions)
+
+  /**
+   * Overwrites committed offsets whatever the group's state and members (an
+   * admin offset reset would need an Empty group; a fault does not). Stored
+   * as a commit, with the `offsets-committed` event. False for an unknown or
+   * Dead group.
+   */
+  setCommittedOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: number }[]): boolean {
+    const group = this.groups.get(groupId);
+    if (!group || group.is('Dead')) return false;
+    if (offsets.length === 0) return true;
+    const previous = new Map(offsets.map((o) => [`${o.topic}\0${o.partition}`, group.offsets.get(o.topic, o.partition)]));
+    this.storeOffsets(
+      group,
+      offsets.map((o) => {
+        const old = previous.get(`${o.topic}\0${o.partition}`);
+        return { topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: -1, metadata: old?.metadata ?? '' };
+      }),
+    );
+    return true;
+  }
+
+  /**
+   * Makes a Stable or CompletingRebalance group rebalance now, as a new
+   * member's JoinGroup would: every member learns it from its next Heartbeat
+   * (REBALANCE_IN_PROGRESS) and rejoins. Returns what it found: 'rebalancing'
+   * (started now), 'already-rebalancing', 'empty' (no members), or 'unknown'.
+   */
+  forceRebalance(groupId: string): 'rebalancing' | 'already-rebalancing' | 'empty' | 'unknown' {
+    const group = this.groups.get(groupId);
+    if (!group || group.is('Dead')) return 'unknown';
+    if (group.is('PreparingRebalance')) return 'already-rebalancing';
+    if (group.is('Empty')) return 'empty';
+    this.prepareRebalance(group);
+    return 'rebalancing';
+  }
+
+  /**
+   * Removes a member as an expired session would ('session-timeout'): the
+   * group rebalances without it, and its next request meets
+   * UNKNOWN_MEMBER_ID. False when there is no such member.
+   */
+  expireMember(groupId: string, memberId: string): boolean {
+    const group = this.groups.get(groupId);
+    if (!group || group.is('Dead') || !group.has(memberId)) return false;
+    const member = group.get(memberId);
+    member.heartbeatTimer?.cancel();
+    member.heartbeatTimer = null;
+    this.removeMemberAndUpdateGroup(group, member, 'session-timeout');
+    return true;
+  }
+
   describe(groupId: string): GroupDescription | undefined {
     const g = this.groups.get(groupId);
     if (!g) return undefined;

@@ -5,15 +5,15 @@
 // the proxy core touches sockets, so every action is unit-testable without
 // one. Cluster actions call the cluster model and then let the frame pass.
 //
-// Protocol faults (this increment) act on whole frames. Byte faults fit the
-// same shape: a per-request one (slice this answer into n-byte pieces, pace
-// it at b bytes/s) is a modifier on a forward outcome that the core applies
-// when it writes that frame's bytes; a per-connection one (throttle every
-// byte of a link) declares `layer: 'chunk'` and a chunk hook that the core
-// runs on the byte stream, below the framing. Neither needs sockets here.
+// Protocol faults act on whole frames. Byte faults fit the same shape: a
+// per-frame one (slice this answer into n-byte pieces, pace it at b bytes/s)
+// is a `pace` on a forward outcome that the core applies when it writes that
+// frame's bytes; cutting a connection off (blackhole) is an outcome of its
+// own that the core keeps until the rule goes. Neither needs sockets here.
 import type { Cluster } from '../../broker/cluster.js';
 import type { RuleAction } from '../api.js';
 import type { SeededRandom } from '../random.js';
+import type { FrameRewrite } from '../rewrite.js';
 import type { ProxiedRequest } from '../request.js';
 
 /**
@@ -21,8 +21,22 @@ import type { ProxiedRequest } from '../request.js';
  * delayed. On the request path `forward` sends it to the broker; on the
  * response path it delivers the broker's answer to the client.
  */
+/**
+ * How the bytes of one frame are written (byte faults): in pieces of `bytes`,
+ * `everyMs` apart on the cluster clock. A frame being written holds back the
+ * later ones on its connection; removing the rule writes the rest at once.
+ */
+export interface Pace {
+  bytes: number;
+  everyMs: number;
+}
+
 export type FrameOutcome =
-  | { kind: 'forward'; delayMs?: number }
+  /**
+   * Let it through; `rewrite` changes its bytes on the way (./rewrite.ts);
+   * `pace` writes them in timed pieces. Either turns off cut-through for an answer.
+   */
+  | { kind: 'forward'; delayMs?: number; rewrite?: FrameRewrite[]; pace?: Pace }
   /** Answer with this response body (the broker never sees the request, or its answer is replaced). */
   | { kind: 'respond'; body: Record<string, unknown>; delayMs?: number }
   /** Answer with this Kafka error code, placed where the API carries it. */
@@ -30,7 +44,13 @@ export type FrameOutcome =
   /** Swallow the frame; the connection stays open and nothing answers it. */
   | { kind: 'drop'; delayMs?: number }
   /** Reset the connection instead. */
-  | { kind: 'close'; delayMs?: number };
+  | { kind: 'close'; delayMs?: number }
+  /**
+   * Request only: swallow it, and from now on the connection is cut off both
+   * ways (nothing read, nothing written) until the rule is removed; then it
+   * is reset, as a healed network partition would not resurrect TCP state.
+   */
+  | { kind: 'blackhole'; delayMs?: number };
 
 export interface Outcome {
   request: FrameOutcome;
@@ -55,7 +75,11 @@ export interface ActionResult {
 
 export interface ChaosAction<P extends object = object> {
   readonly type: string;
-  /** 'frame': acts on whole requests and responses. 'chunk' (next increment): on bytes. */
+  /**
+   * 'frame': every action fires on a request. Byte faults (throttle, slice)
+   * act on the chunks a frame is written in, through a `pace` on its outcome;
+   * no action needs a hook below the framing yet.
+   */
   readonly layer: 'frame';
   /** One line for docs and CLI help. */
   readonly summary: string;

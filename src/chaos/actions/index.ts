@@ -3,15 +3,22 @@
 import { RuleValidationError, type RuleAction } from '../api.js';
 import { describe, fail, record } from '../validate.js';
 import type { ChaosAction } from './action.js';
+import blackhole from './blackhole.js';
 import close from './close.js';
+import corrupt from './corrupt.js';
 import delay from './delay.js';
 import dropResponse from './drop-response.js';
+import duplicateFetch from './duplicate-fetch.js';
 import error from './error.js';
 import expireProducer from './expire-producer.js';
 import fence from './fence.js';
 import moveLeader from './move-leader.js';
+import rebalance from './rebalance.js';
+import rewind from './rewind.js';
+import slice from './slice.js';
 import startNode from './start-node.js';
 import stopNode from './stop-node.js';
+import throttle from './throttle.js';
 
 export type { ChaosAction, ActionContext, ActionResult, FrameOutcome, Outcome } from './action.js';
 
@@ -22,7 +29,7 @@ export function registerAction(action: ChaosAction<any>): void {
   registry.set(action.type, action);
 }
 
-for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer]) registerAction(a);
+for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole]) registerAction(a);
 
 export const chaosActions: ReadonlyMap<string, ChaosAction<any>> = registry;
 
