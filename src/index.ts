@@ -18,6 +18,18 @@ export {
 } from './chaos/api.js';
 export { chaosActions, SeededRandom } from './chaos/index.js';
 export { version } from './version.js';
+export {
+  applyPreset,
+  builtinPresetsDir,
+  findPreset,
+  listPresetNames,
+  listPresets,
+  loadPresetFile,
+  resolvePreset,
+  validatePreset,
+  UnknownPresetError,
+  type Preset,
+} from './presets/index.js';
 export { ControlClient, ControlError, type ControlClientOptions, type RequestInput } from './control/client.js';
 export { startControlServer, type ControlServer, type ControlServerOptions } from './control/server.js';
 export type { ControlTarget } from './control/target.js';
@@ -45,4 +57,7 @@ export type {
   EventsQuery,
   EventsPage,
   ResetResult,
+  PresetSummary,
+  AppliedPreset,
+  ApplyPresetRequest,
 } from './control/types.js';

@@ -56,6 +56,8 @@ export interface KafkaesqueOptions {
   controlAllowRemote: boolean;
   /** Topics created at start. */
   topics: TopicSpec[];
+  /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */
+  presets: string[];
   /** Time source for every timeout; ManualClock in tests. */
   clock?: Clock;
   logger?: Logger;
@@ -85,6 +87,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   controlHost: '127.0.0.1',
   controlAllowRemote: false,
   topics: [],
+  presets: [],
   // Silent unless asked: KAFKAESQUE_LOG_LEVEL=debug npm test shows what the brokers do.
   logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
   prettyLogs: false,
@@ -92,7 +95,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
 });
 
 export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): KafkaesqueOptions {
-  const merged = { ...defaultOptions, ...options, topics: options.topics ?? [] };
+  const merged = { ...defaultOptions, ...options, topics: options.topics ?? [], presets: options.presets ?? [] };
   if (!Number.isInteger(merged.brokers) || merged.brokers < 1) throw new RangeError(`brokers must be a whole number >= 1, got ${merged.brokers}`);
   if (merged.nodeIds && merged.nodeIds.length !== merged.brokers) throw new RangeError(`nodeIds has ${merged.nodeIds.length} ids for ${merged.brokers} brokers`);
   if (!Number.isInteger(merged.groupInitialRebalanceDelayMs) || merged.groupInitialRebalanceDelayMs < 0) throw new RangeError(`groupInitialRebalanceDelayMs must be a whole number >= 0, got ${merged.groupInitialRebalanceDelayMs}`);

@@ -16,6 +16,8 @@ import { ChaosProxy } from './chaos/proxy.js';
 import { randomSeed } from './chaos/random.js';
 import { startControlServer, type ControlServer } from './control/server.js';
 import { resetCluster } from './control/reset.js';
+import { applyPreset } from './presets/apply.js';
+import { resolvePreset } from './presets/load.js';
 import type { ResetResult } from './control/types.js';
 
 export interface RunningCluster {
@@ -104,6 +106,16 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       chaos.close();
       throw new Error(`cannot create topic ${t.name}: ${r.error}: ${r.message}`);
     }
+  }
+  try {
+    // Loaded before anything is added, so that a bad file adds nothing.
+    const presets = options.presets.map((p) => resolvePreset(p));
+    for (const p of presets) applyPreset(chaos, p);
+  } catch (err) {
+    await proxy?.stop();
+    await server.stop();
+    chaos.close();
+    throw err;
   }
   const address = (id: number) => `${cluster.nodes.get(id)!.host}:${cluster.nodes.get(id)!.port}`;
   log.info({ brokers: nodeIds.map(address), proxy: options.proxy, seed }, 'kafkaesque cluster ready');

@@ -3,6 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { startCluster } from '../start.js';
 import { defaultOptions, type TopicSpec } from '../options.js';
+import { describeFailure } from './common.js';
 
 interface StartArgs {
   brokers: number;
@@ -12,6 +13,7 @@ interface StartArgs {
   'advertised-host'?: string;
   'node-ids'?: string;
   topic: string[];
+  preset: string[];
   partitions: number;
   'replication-factor'?: number;
   'auto-create-topics': boolean;
@@ -76,6 +78,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('advertised-host', { type: 'string', describe: 'Host name that Metadata advertises (default: --host)' })
       .option('node-ids', { type: 'string', describe: 'Node ids, comma-separated (default 0..brokers-1)' })
       .option('topic', { type: 'string', array: true, default: [], describe: 'Create a topic at start: name[:partitions[:replication]] (repeatable)' })
+      .option('preset', { type: 'string', array: true, default: [], describe: 'Apply a preset at start: a built-in name (kafkaesque preset list) or a file path (repeatable)' })
       .option('partitions', { type: 'number', default: defaultOptions.defaultPartitions, describe: 'num.partitions for auto-created topics' })
       .option('replication-factor', { type: 'number', describe: 'default.replication.factor (default: min(3, brokers))' })
       .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
@@ -102,7 +105,8 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
       .example('$0 start', '3 brokers on 127.0.0.1:9092-9094')
       .example('$0 start --brokers 1 --port 0 --json', 'one broker on a free port; prints {"bootstrap":...}')
-      .example('$0 start --topic orders:6:3', 'pre-create a topic') as never,
+      .example('$0 start --topic orders:6:3', 'pre-create a topic')
+      .example('$0 start --preset lost-ack --preset ./my-story.json', 'start with the rules of presets') as never,
   handler: async (args) => {
     let running;
     try {
@@ -114,6 +118,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
         host: args.host,
         advertisedHost: args['advertised-host'],
         topics: args.topic.map(parseTopic),
+        presets: args.preset,
         defaultPartitions: args.partitions,
         defaultReplicationFactor: args['replication-factor'],
         autoCreateTopics: args['auto-create-topics'],
@@ -135,7 +140,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
         seed: args.seed,
       });
     } catch (err) {
-      process.stderr.write(`kafkaesque: ${(err as Error).message}\n`);
+      process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
       process.exit(1);
     }
     const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: running.proxy, seed: running.seed, pid: process.pid };

@@ -4,6 +4,8 @@
 // Uses the global fetch (Node 20), so it loads nothing of the broker and works
 // from a jest worker talking to a cluster that globalSetup started.
 import type {
+  AppliedPreset,
+  ApplyPresetRequest,
   ClusterView,
   CreateTopicRequest,
   ErrorBody,
@@ -19,6 +21,8 @@ import type {
   NodeView,
   ParamNames,
   PathOf,
+  Preset,
+  PresetSummary,
   ProducerView,
   RecordsPage,
   RecordsQuery,
@@ -44,6 +48,11 @@ export class ControlError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A preset as the API takes it: the local file path stays local. */
+function withoutFile(p: Preset): Preset {
+  return { name: p.name, description: p.description, rules: p.rules, expect: p.expect };
 }
 
 export interface ControlClientOptions {
@@ -233,6 +242,23 @@ export class ControlClient {
       for (const e of page.events) yield e;
       since = page.next;
     }
+  }
+
+  // ---------------------------------------------------------------- presets
+
+  /** The built-in presets (presets/ in the package). */
+  async presets(): Promise<PresetSummary[]> {
+    return (await this.request('GET /v1/presets')).presets;
+  }
+
+  preset(name: string): Promise<Preset> {
+    return this.request('GET /v1/presets/:name', { params: { name } });
+  }
+
+  /** Adds every rule of a built-in preset, or of `preset` (a file of your own, loaded with loadPresetFile), all or none; resolves to the rules added. */
+  applyPreset(name: string, preset?: Preset): Promise<AppliedPreset> {
+    const body: ApplyPresetRequest | undefined = preset === undefined ? undefined : { preset: withoutFile(preset) };
+    return this.request('POST /v1/presets/:name/apply', { params: { name }, body });
   }
 
   /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */

@@ -4,6 +4,9 @@
 // cluster model or the fault controller, and return a view (views.ts); they
 // throw HttpError for everything else. server.ts owns the HTTP plumbing.
 import type { ChaosController, FaultRuleInput } from '../chaos/api.js';
+import { applyPreset } from '../presets/apply.js';
+import { findPreset, listPresets } from '../presets/load.js';
+import { validatePreset, type Preset } from '../presets/validate.js';
 import { version } from '../version.js';
 import { HttpError, badParameter, kafkaError, notFound } from './errors.js';
 import type { ControlTarget } from './target.js';
@@ -133,9 +136,13 @@ function ruleOf(chaos: ChaosController, id: string) {
 
 const byName = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
-const presetsLater = () => {
-  throw new HttpError(501, 'not_implemented', 'presets are not available yet (they come with the presets issue); add rules with POST /v1/faults meanwhile');
-};
+/** A built-in preset (presets/<name>.json), without its local path. The server reads no file a request names: a user's preset comes in the apply body. */
+function presetOf(name: string) {
+  const p = findPreset(name);
+  if (!p) throw notFound(`preset '${name}'`);
+  const { file: _file, ...view } = p;
+  return view;
+}
 
 // ---------------------------------------------------------------- the table
 
@@ -318,8 +325,21 @@ export const routes: RouteTable = {
 
   'POST /v1/reset': { handle: ({ target }) => target.reset() },
 
-  'GET /v1/presets': { handle: presetsLater },
-  'POST /v1/presets/:name/apply': { handle: presetsLater },
+  'GET /v1/presets': { handle: () => ({ presets: listPresets().map((p) => ({ name: p.name, description: p.description, rules: p.rules.length })) }) },
+
+  'GET /v1/presets/:name': { handle: ({ params }) => presetOf(params.name) },
+
+  'POST /v1/presets/:name/apply': {
+    status: 201,
+    handle: ({ target, params, body }) => {
+      const chaos = faultsOf(target);
+      const o = bodyObject(body, ['preset'], true);
+      // A user's preset comes in the body (the CLI sends the file it read); a RuleValidationError is 400 invalid_rule.
+      const preset: Preset = o.preset === undefined ? presetOf(params.name) : validatePreset(o.preset);
+      if (preset.name !== params.name) throw badParameter('preset.name', `'${preset.name}' differs from the name in the path ('${params.name}')`);
+      return { preset: preset.name, rules: applyPreset(chaos, preset) };
+    },
+  },
 };
 
 /** A route key split into its method and path segments, for matching. */

@@ -4,8 +4,9 @@
 // requests from them, so the two cannot drift. Types only: the client imports
 // this file without loading the broker.
 import type { ChaosEvent, FaultRule, FaultRuleInput } from '../chaos/api.js';
+import type { Preset } from '../presets/validate.js';
 
-export type { ChaosEvent, FaultRule, FaultRuleInput };
+export type { ChaosEvent, FaultRule, FaultRuleInput, Preset };
 
 /** The body of every non-2xx answer. */
 export interface ErrorBody {
@@ -265,6 +266,25 @@ export interface ResetResult {
   topicsCreated: string[];
 }
 
+/** A built-in preset as GET /v1/presets lists it. */
+export interface PresetSummary {
+  name: string;
+  description: string;
+  /** How many rules applying it adds. */
+  rules: number;
+}
+
+/** The optional body of POST /v1/presets/:name/apply: a preset of your own (its name must be the one in the path). */
+export interface ApplyPresetRequest {
+  preset?: Preset;
+}
+
+/** What POST /v1/presets/:name/apply answers: the rules it added, in order. */
+export interface AppliedPreset {
+  preset: string;
+  rules: FaultRule[];
+}
+
 /** What a route declares: its answer, its body and its query. */
 export interface RouteSpec<Response, Body = undefined, Query = Record<string, never>> {
   response: Response;
@@ -296,9 +316,9 @@ export interface Routes {
   'POST /v1/faults/:id/wait': RouteSpec<FaultRule, WaitForFaultRequest | undefined>;
   'GET /v1/events': RouteSpec<EventsPage, undefined, EventsQuery>;
   'POST /v1/reset': RouteSpec<ResetResult>;
-  /** Presets arrive with their own issue; until then both answer 501. */
-  'GET /v1/presets': RouteSpec<never>;
-  'POST /v1/presets/:name/apply': RouteSpec<never>;
+  'GET /v1/presets': RouteSpec<{ presets: PresetSummary[] }>;
+  'GET /v1/presets/:name': RouteSpec<Preset>;
+  'POST /v1/presets/:name/apply': RouteSpec<AppliedPreset, ApplyPresetRequest | undefined>;
 }
 
 export type RouteKey = keyof Routes;

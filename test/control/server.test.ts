@@ -358,9 +358,14 @@ describe('HTTP errors', () => {
     expect(await get('/v1/topics/%E0%A4%A')).toMatchObject({ status: 400, body: { error: 'bad_parameter', field: 'name' } });
   });
 
-  test('presets answer 501 until they exist', async () => {
-    expect(await get('/v1/presets')).toMatchObject({ status: 501, body: { error: 'not_implemented' } });
-    expect(await post('/v1/presets/lost-ack/apply')).toMatchObject({ status: 501, body: { error: 'not_implemented' } });
+  test('presets: listed and shown; apply needs the proxy; an unknown one is 404 (test/presets/ applies them)', async () => {
+    const list = await get('/v1/presets');
+    expect(list.status).toBe(200);
+    expect(list.body.presets.map((p: { name: string }) => p.name)).toContain('lost-ack');
+    expect(await get('/v1/presets/lost-ack')).toMatchObject({ status: 200, body: { name: 'lost-ack', rules: [{ action: { type: 'drop-response' } }] } });
+    expect((await get('/v1/presets/lost-ack')).body.file).toBeUndefined();
+    expect(await get('/v1/presets/nope')).toMatchObject({ status: 404, body: { error: 'not_found' } });
+    expect(await post('/v1/presets/lost-ack/apply')).toMatchObject({ status: 503, body: { error: 'proxy_disabled' } });
   });
 });
 

@@ -1,0 +1,33 @@
+// jest globalSetup: starts a cluster behind its chaos proxy on free ports and
+// publishes its addresses to the test workers through the environment:
+//   KAFKA_BROKERS   comma-separated bootstrap, for the Kafka client
+//   KAFKAESQUE_URL  the control API (ControlClient.fromEnv(), the CLI)
+//   KAFKAESQUE_TOKEN when a control token is configured
+// Options: `globals: { kafkaesque: { … } }` in the jest config, then
+// KAFKAESQUE_OPTIONS / KAFKAESQUE_PRESETS (docs/jest.md).
+//
+//   // jest.config.js
+//   export default {
+//     globalSetup: 'kafkaesque/jest/global-setup',
+//     globalTeardown: 'kafkaesque/jest/global-teardown',
+//     globals: { kafkaesque: { brokers: 3, topics: [{ name: 'orders', partitions: 3 }], presets: [] } },
+//   };
+import { startCluster, type RunningCluster } from '../start.js';
+import { fixtureOptions } from './options.js';
+
+/** Where globalTeardown finds the cluster: globalSetup and globalTeardown run in the same (parent) process. */
+export const RUNNING = Symbol.for('kafkaesque.jest.running');
+
+interface ProjectConfigLike {
+  globals?: Record<string, unknown>;
+}
+
+export default async function globalSetup(_globalConfig?: unknown, projectConfig?: ProjectConfigLike): Promise<void> {
+  const g = globalThis as Record<symbol, RunningCluster | undefined>;
+  if (g[RUNNING]) return; // several projects share one cluster
+  const running = await startCluster(fixtureOptions(projectConfig?.globals));
+  g[RUNNING] = running;
+  process.env.KAFKA_BROKERS = running.bootstrap;
+  process.env.KAFKAESQUE_URL = running.controlUrl;
+  if (running.options.controlToken !== undefined) process.env.KAFKAESQUE_TOKEN = running.options.controlToken;
+}

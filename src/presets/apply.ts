@@ -1,0 +1,28 @@
+// The one way rules of a preset reach a fault controller: the CLI (start
+// --preset, preset apply), the HTTP API (POST /v1/presets/:name/apply), the
+// jest fixture and library users all call applyPreset. All or nothing: when
+// the cluster refuses a rule (a node id it does not have), the rules already
+// added are removed again and the error names the file and `rules[i].<field>`.
+import { RuleValidationError, type ChaosController, type FaultRule } from '../chaos/api.js';
+import type { Preset } from './validate.js';
+
+export function applyPreset(chaos: ChaosController, preset: Preset): FaultRule[] {
+  const added: FaultRule[] = [];
+  try {
+    preset.rules.forEach((rule, i) => {
+      try {
+        added.push(chaos.addRule({ ...rule, description: rule.description ?? `${preset.name}: ${preset.description}` }));
+      } catch (err) {
+        if (err instanceof RuleValidationError) {
+          const own = err.field === 'rule' ? '' : err.field.startsWith('rule.') ? err.field.slice(5) : err.field;
+          throw new RuleValidationError(own === '' ? `rules[${i}]` : `rules[${i}].${own}`, err.reason, preset.file ?? `preset ${preset.name}`);
+        }
+        throw err;
+      }
+    });
+  } catch (err) {
+    for (const r of added) chaos.removeRule(r.id);
+    throw err;
+  }
+  return added;
+}

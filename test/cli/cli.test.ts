@@ -1,0 +1,175 @@
+// The CLI verbs against a running instance: the built CLI (dist/cli.js, which
+// `npm test` builds first) is spawned against a cluster started here, found
+// by --url or KAFKAESQUE_URL. Exit codes: 0 ok, 1 refused/failed, 2 usage.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCluster, type RunningCluster } from '../../src/index.js';
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let kafka: RunningCluster;
+const dir = mkdtempSync(join(tmpdir(), 'kafkaesque-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string | undefined> = { KAFKAESQUE_URL: kafka.controlUrl }): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['dist/cli.js', ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+    });
+  });
+}
+const json = (r: Result) => {
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(r.stdout);
+};
+
+beforeAll(async () => {
+  kafka = await startCluster({ brokers: 2, seed: 11 });
+});
+afterEach(async () => {
+  kafka.chaos.clearRules();
+});
+afterAll(() => kafka.stop());
+
+describe('fault', () => {
+  test('add from flags, JSON and --file; list; rm; clear', async () => {
+    const flags = await cli(['fault', 'add', '--api', 'Produce', '--topic', 't', '--trigger', 'nth:1', '--action', 'drop-response', '--param', 'then=hang', '--json']);
+    expect(json(flags)).toMatchObject({ match: { api: 'Produce', topic: 't' }, trigger: { type: 'nth', n: 1 }, action: { type: 'drop-response', then: 'hang' } });
+    const fromJson = await cli(['fault', 'add', '{"id":"j","match":{"api":"Fetch"},"action":{"type":"delay","ms":5}}']);
+    expect(fromJson).toMatchObject({ code: 0, stdout: expect.stringMatching(/^added j\t/) });
+    const file = join(dir, 'rule.json');
+    writeFileSync(file, JSON.stringify({ id: 'f', trigger: { type: 'probability', p: 0.5 }, action: { type: 'close' } }));
+    expect(await cli(['fault', 'add', '--file', file, '--url', kafka.controlUrl], {})).toMatchObject({ code: 0 });
+    expect(kafka.chaos.rules().map((r) => r.id)).toEqual([expect.any(String), 'j', 'f']);
+
+    expect(json(await cli(['fault', 'list', '--json'])).map((r: { id: string }) => r.id)).toEqual(kafka.chaos.rules().map((r) => r.id));
+    expect((await cli(['fault', 'list'])).stdout.trim().split('\n')).toHaveLength(3);
+    expect(await cli(['fault', 'rm', 'j'])).toMatchObject({ code: 0, stdout: 'removed j\n' });
+    expect(await cli(['fault', 'rm', 'j'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/does not exist/) });
+    expect(json(await cli(['fault', 'clear', '--json']))).toEqual({ removed: 2 });
+    expect(kafka.chaos.rules()).toEqual([]);
+  });
+
+  test('a refused rule exits 1 naming the field and why; bad usage exits 2', async () => {
+    const refused = await cli(['fault', 'add', '--action', 'delay', '--param', 'ms=-1']);
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'kafkaesque: refused: action.ms: must be at least 0, got -1\n' });
+    expect(await cli(['fault', 'add', '--api', 'Produse', '--action', 'close'])).toMatchObject({ code: 1, stderr: expect.stringContaining('refused: match.api: unknown API') });
+    const usage = await Promise.all([
+      cli(['fault', 'add', '--action', 'close', '--trigger', 'sometimes']),
+      cli(['fault', 'add', '{"action":{"type":"close"}}', '--action', 'close']),
+      cli(['fault', 'add', '{not json']),
+      cli(['fault', 'add', '--bogus']),
+      cli(['fault']),
+      cli(['fault', 'list'], {}),
+      cli(['frobnicate']),
+    ]);
+    for (const r of usage) expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^kafkaesque: .*\n(.|\n)*--help/) });
+    expect(usage[5]!.stderr).toMatch(/KAFKAESQUE_URL/);
+    expect(kafka.chaos.rules()).toEqual([]);
+  });
+
+  test('an instance that is not there: exit 1', async () => {
+    expect(await cli(['status'], { KAFKAESQUE_URL: 'http://127.0.0.1:9' })).toMatchObject({ code: 1, stderr: expect.stringMatching(/unreachable|ECONNREFUSED|is kafkaesque running/) });
+  });
+});
+
+test('topic create, list and records', async () => {
+  expect(await cli(['topic', 'create', 'cli-orders', '--partitions', '2', '--config', 'retention.ms=1000'])).toMatchObject({ code: 0, stdout: 'created cli-orders: 2 partition(s), replication 2\n' });
+  expect(await cli(['topic', 'create', 'cli-orders'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) });
+  expect(json(await cli(['topic', 'list', '--json']))).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'cli-orders', partitions: 2 })]));
+  expect(json(await cli(['topic', 'records', 'cli-orders', '--partition', '1', '--json']))).toMatchObject({ topic: 'cli-orders', partition: 1, records: [] });
+  expect(await cli(['topic', 'records', 'nope'])).toMatchObject({ code: 1 });
+});
+
+test('node stop and start, leader move, events, status, reset', async () => {
+  kafka.cluster.createTopic('cli-lead', { numPartitions: 1, replicationFactor: 2 });
+  const since = kafka.chaos.events().at(-1)?.seq ?? 0;
+  expect(json(await cli(['node', 'stop', '1', '--json']))).toMatchObject({ nodeId: 1, alive: false });
+  expect(kafka.cluster.nodes.get(1)!.alive).toBe(false);
+  expect(await cli(['node', 'start', '1'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^node 1 .* is up\n$/) });
+  expect(await cli(['node', 'stop', '9'])).toMatchObject({ code: 1 });
+  const leader = kafka.cluster.partition('cli-lead', 0)!.leader;
+  expect(json(await cli(['leader', 'move', 'cli-lead', '0', '--json']))).toMatchObject({ leader: leader === 0 ? 1 : 0, leaderEpoch: expect.any(Number) });
+  const events = json(await cli(['events', '--since', String(since), '--json']));
+  expect(events.events.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['node-stopped', 'node-started', 'leader-changed']));
+  expect((await cli(['events', '--since', String(since)])).stdout).toMatch(/\tnode-stopped\tnode 1\n/);
+
+  await cli(['fault', 'add', '--action', 'close', '--api', 'Fetch']);
+  const status = json(await cli(['status', '--json']));
+  expect(status).toMatchObject({ cluster: { proxy: true, seed: 11 }, faults: [expect.objectContaining({ action: { type: 'close' } })] });
+  expect((await cli(['status'])).stdout).toMatch(/seed 11[^]*node 0\t[^]*1 fault rule/);
+  expect(json(await cli(['reset', '--json']))).toMatchObject({ rulesCleared: 1, topicsDeleted: expect.arrayContaining(['cli-lead']) });
+});
+
+test('events --follow prints events as they happen until interrupted', async () => {
+  const since = kafka.chaos.events().at(-1)?.seq ?? 0;
+  const child = spawn(process.execPath, ['dist/cli.js', 'events', '--follow', '--json', '--since', String(since), '--url', kafka.controlUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    const line = new Promise<string>((resolve) => child.stdout.on('data', (c: Buffer) => (out += c) && out.includes('\n') && resolve(out)));
+    await new Promise((r) => setTimeout(r, 300)); // the first long poll is waiting
+    await kafka.stopNode(1);
+    await kafka.startNode(1);
+    expect(JSON.parse((await line).split('\n')[0]!)).toMatchObject({ kind: 'node-stopped', nodeId: 1 });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+describe('preset', () => {
+  test('list and show need no instance; apply by name and by path; a broken file exits 1 naming file, field and reason', async () => {
+    const list = json(await cli(['preset', 'list', '--json'], {}));
+    expect(list.map((p: { name: string }) => p.name)).toContain('lost-ack');
+    expect(await cli(['preset', 'show', 'lost-ack'], {})).toMatchObject({ code: 0, stdout: expect.stringMatching(/^lost-ack\n[^]*rules:\n[^]*drop-response[^]*expect:\n/) });
+
+    const mine = join(dir, 'my-story.json');
+    writeFileSync(mine, JSON.stringify({ name: 'my-story', description: 'd', rules: [{ match: { api: 'Fetch' }, action: { type: 'close' } }], expect: 'e' }));
+    const applied = json(await cli(['preset', 'apply', 'lost-ack', mine, '--json']));
+    expect(applied.map((a: { preset: string }) => a.preset)).toEqual(['lost-ack', 'my-story']);
+    expect(kafka.chaos.rules().map((r) => r.action.type)).toEqual(['drop-response', 'close']);
+
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, JSON.stringify({ name: 'broken', description: 'd', rules: [{ action: { type: 'delay', ms: 'soon' } }], expect: 'e' }));
+    for (const verb of ['show', 'apply']) {
+      expect(await cli(['preset', verb, broken])).toMatchObject({ code: 1, stderr: `kafkaesque: refused: ${broken}: rules[0].action.ms: must be a whole number, got "soon"\n` });
+    }
+    expect(await cli(['preset', 'apply', 'no-such-story'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/no preset 'no-such-story' \(presets: .*lost-ack/) });
+    expect(kafka.chaos.rules()).toHaveLength(2);
+  });
+
+  test('start --preset applies presets at start; a broken one stops the start with exit 1', async () => {
+    const child = spawn(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--json', '--log-level', 'silent', '--preset', 'lost-ack', '--preset', 'flaky-network'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const ready = await new Promise<{ controlUrl: string }>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => (out += c).includes('\n') && resolve(JSON.parse(out)));
+        child.on('exit', (code) => reject(new Error(`start exited ${code}`)));
+      });
+      const faults = json(await cli(['fault', 'list', '--json', '--url', ready.controlUrl], {}));
+      expect(faults.map((r: { description: string }) => r.description.split(':')[0])).toEqual(['lost-ack', 'flaky-network']);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    const broken = join(dir, 'broken.json');
+    const failed = await cli(['start', '--brokers', '1', '--port', '0', '--log-level', 'silent', '--preset', broken], {});
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining(`${broken}: rules[0].action.ms`) });
+  });
+});
+
+test('every verb has --help (exit 0)', async () => {
+  const verbs = [['start'], ['status'], ['fault', 'add'], ['fault', 'list'], ['fault', 'rm'], ['fault', 'clear'], ['preset', 'list'], ['preset', 'show'], ['preset', 'apply'], ['topic', 'create'], ['topic', 'list'], ['topic', 'records'], ['node', 'stop'], ['node', 'start'], ['leader', 'move'], ['events'], ['reset']];
+  const results = await Promise.all(verbs.map((v) => cli([...v, '--help'], {})));
+  results.forEach((r, i) => expect([verbs[i]!.join(' '), r.code, r.stdout]).toEqual([verbs[i]!.join(' '), 0, expect.stringContaining(`kafkaesque ${verbs[i]!.join(' ')}`)]));
+});

@@ -1,0 +1,44 @@
+// The jest fixture end to end: a nested jest run of a user's project
+// (fixture-project/) whose config names kafkaesque's globalSetup and
+// globalTeardown from dist/ (npm test builds first). The inner test checks
+// what globalSetup published; here we check that it passed and that
+// globalTeardown stopped the cluster. Plus the option merge, in process.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureOptions } from '../../src/jest/options.js';
+
+test('a nested jest run gets a cluster from globals.kafkaesque, and teardown stops it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kafkaesque-jest-'));
+  const report = join(dir, 'report.json');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, FIXTURE_REPORT: report };
+  const run = await new Promise<{ code: number; out: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '-c', 'test/jest/fixture-project/jest.config.mjs', '--runInBand', '--ci'],
+      { env, timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout + stderr }),
+    );
+  });
+  expect([run.code, run.out]).toEqual([0, expect.stringMatching(/Tests:\s+1 passed, 1 total/)]);
+  const { url, brokers } = JSON.parse(readFileSync(report, 'utf8')) as { url: string; brokers: string };
+  rmSync(dir, { recursive: true, force: true });
+  expect(brokers.split(',')).toHaveLength(2);
+  // globalTeardown stopped the cluster: its control API is gone.
+  await expect(fetch(`${url}/v1/version`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+}, 70_000);
+
+test('options: jest globals, then KAFKAESQUE_OPTIONS and KAFKAESQUE_PRESETS, over free-port defaults', () => {
+  expect(fixtureOptions(undefined, {})).toEqual({ port: 0, controlPort: 0 });
+  const globals = { kafkaesque: { brokers: 2, presets: ['lost-ack'], seed: 1 } };
+  expect(fixtureOptions(globals, { KAFKAESQUE_OPTIONS: '{"seed":9}', KAFKAESQUE_PRESETS: 'slow-broker, ./x.json' })).toEqual({
+    port: 0,
+    controlPort: 0,
+    brokers: 2,
+    seed: 9,
+    presets: ['lost-ack', 'slow-broker', './x.json'],
+  });
+  expect(() => fixtureOptions({ kafkaesque: 3 }, {})).toThrow(/globals.kafkaesque must be an object/);
+  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{' })).toThrow(/KAFKAESQUE_OPTIONS is not JSON/);
+});
