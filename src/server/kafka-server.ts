@@ -1,10 +1,10 @@
-// All broker listeners of a cluster. A node the model stops loses its
-// listener and every connection at once; a node started again listens on the
-// same port, so clients reconnect to the address they already know.
+// All broker listeners of a cluster: one per node, following the node's
+// stops and starts (node-listeners.ts), each connection a Kafka connection.
 import type { Cluster } from '../broker/cluster.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Logger } from '../logger.js';
-import { BrokerListener } from './broker-listener.js';
+import { Connection } from './connection.js';
+import { NodeListeners } from './node-listeners.js';
 import type { SaslConfig } from './sasl/authenticator.js';
 
 export interface KafkaServerOptions {
@@ -20,49 +20,23 @@ export interface KafkaServerOptions {
   sasl?: SaslConfig | null;
 }
 
-export class KafkaServer {
-  readonly listeners = new Map<number, BrokerListener>();
-  private readonly onStopped = (nodeId: number) => void this.listeners.get(nodeId)?.stop();
-  private readonly onStarted = (nodeId: number) => {
-    this.listeners.get(nodeId)?.start().catch((err: Error) => this.options.log.error({ nodeId, err: err.message }, 'node could not listen again'));
-  };
-
-  constructor(private readonly options: KafkaServerOptions) {
+export class KafkaServer extends NodeListeners<Connection> {
+  constructor(options: KafkaServerOptions) {
     const { cluster, registry, maxRequestSize, log } = options;
-    for (const nodeId of cluster.nodes.keys()) {
-      const listener = new BrokerListener({ nodeId, cluster, registry, maxRequestSize, log, sasl: options.sasl ?? null }, options.bindHost, options.ports.get(nodeId) ?? 0);
-      this.listeners.set(nodeId, listener);
-    }
-  }
-
-  async start(): Promise<void> {
-    const { cluster } = this.options;
-    try {
-      for (const [nodeId, listener] of this.listeners) {
-        if (!cluster.isAlive(nodeId)) continue;
-        await listener.start().catch((err: NodeJS.ErrnoException) => {
-          throw new Error(`node ${nodeId} cannot listen on ${this.options.bindHost}:${listener.port}: ${err.code ?? err.message}`);
-        });
-        const node = cluster.nodes.get(nodeId)!;
-        node.host = this.options.advertisedHost;
-        node.port = listener.port;
-      }
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
-    cluster.on('node-stopped', this.onStopped);
-    cluster.on('node-started', this.onStarted);
-  }
-
-  /** Resolves once a node's listener accepts connections (after a restart). */
-  listening(nodeId: number): Promise<void> {
-    return this.listeners.get(nodeId)?.start() ?? Promise.resolve();
-  }
-
-  async stop(): Promise<void> {
-    this.options.cluster.off('node-stopped', this.onStopped);
-    this.options.cluster.off('node-started', this.onStarted);
-    await Promise.all([...this.listeners.values()].map((l) => l.stop()));
+    const sasl = options.sasl ?? null;
+    super({
+      cluster,
+      bindHost: options.bindHost,
+      ports: options.ports,
+      advertisedHost: options.advertisedHost,
+      label: 'node',
+      log,
+      accept: (socket, nodeId, untrack) => {
+        const conn = new Connection(socket, { nodeId, cluster, registry, maxRequestSize, log, sasl });
+        socket.on('close', untrack);
+        return conn;
+      },
+      closeConnection: (conn) => conn.close(),
+    });
   }
 }

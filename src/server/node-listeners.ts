@@ -1,0 +1,134 @@
+// One TCP listener per broker node, each following its node: a stopped node's
+// listener closes and ends every connection at once, as a crashed broker
+// would; started again, it binds the same port, so clients reconnect to the
+// address they already know. The broker listeners and the chaos proxy in
+// front of them are both sets of these.
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Cluster } from '../broker/cluster.js';
+import type { Logger } from '../logger.js';
+
+/** Makes the connection object for an accepted socket; `untrack` drops it from the listener once it is closed. */
+export type Accept<C> = (socket: Socket, nodeId: number, untrack: () => void) => C;
+
+export class TcpListener<C> {
+  private server: Server | null = null;
+  private starting: Promise<void> | null = null;
+  readonly connections = new Set<C>();
+
+  constructor(
+    readonly nodeId: number,
+    readonly bindHost: string,
+    public port: number,
+    private readonly accept: Accept<C>,
+    private readonly closeConnection: (connection: C) => void,
+  ) {}
+
+  get listening(): boolean {
+    return this.server !== null;
+  }
+
+  /** Listens (again); concurrent calls share one attempt. */
+  start(): Promise<void> {
+    if (this.server) return Promise.resolve();
+    this.starting ??= this.listen().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async listen(): Promise<void> {
+    const server = createServer((socket) => {
+      let connection: C | undefined;
+      let closed = false;
+      const untrack = () => {
+        closed = true;
+        if (connection !== undefined) this.connections.delete(connection);
+      };
+      connection = this.accept(socket, this.nodeId, untrack);
+      if (!closed) this.connections.add(connection);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: this.bindHost, port: this.port, exclusive: true }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address();
+    if (addr && typeof addr === 'object') this.port = addr.port;
+    this.server = server;
+  }
+
+  /** Closes the listener and every connection it accepted. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const c of [...this.connections]) this.closeConnection(c);
+    this.connections.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+export interface NodeListenersOptions<C> {
+  cluster: Cluster;
+  bindHost: string;
+  /** Port per node id; 0 = a free port chosen by the kernel. */
+  ports: ReadonlyMap<number, number>;
+  /** Host the cluster advertises for these listeners. */
+  advertisedHost: string;
+  accept: Accept<C>;
+  closeConnection: (connection: C) => void;
+  /** What these listeners are, for error messages ("node", "proxy for node"). */
+  label: string;
+  log: Logger;
+}
+
+export class NodeListeners<C> {
+  readonly listeners = new Map<number, TcpListener<C>>();
+  private readonly onStopped = (nodeId: number) => void this.listeners.get(nodeId)?.stop();
+  private readonly onStarted = (nodeId: number) => {
+    this.listeners.get(nodeId)?.start().catch((err: Error) => this.o.log.error({ nodeId, err: err.message }, `${this.o.label} ${nodeId} could not listen again`));
+  };
+
+  constructor(private readonly o: NodeListenersOptions<C>) {
+    for (const nodeId of o.cluster.nodes.keys()) {
+      this.listeners.set(nodeId, new TcpListener(nodeId, o.bindHost, o.ports.get(nodeId) ?? 0, o.accept, o.closeConnection));
+    }
+  }
+
+  /** Listens for every live node and makes the cluster advertise these listeners. */
+  async start(): Promise<void> {
+    const { cluster } = this.o;
+    try {
+      for (const [nodeId, listener] of this.listeners) {
+        if (!cluster.isAlive(nodeId)) continue;
+        await listener.start().catch((err: NodeJS.ErrnoException) => {
+          throw new Error(`${this.o.label} ${nodeId} cannot listen on ${this.o.bindHost}:${listener.port}: ${err.code ?? err.message}`);
+        });
+        const node = cluster.nodes.get(nodeId)!;
+        node.host = this.o.advertisedHost;
+        node.port = listener.port;
+      }
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    cluster.on('node-stopped', this.onStopped);
+    cluster.on('node-started', this.onStarted);
+  }
+
+  /** Resolves once a node's listener accepts connections (after a restart). */
+  listening(nodeId: number): Promise<void> {
+    return this.listeners.get(nodeId)?.start() ?? Promise.resolve();
+  }
+
+  get connectionCount(): number {
+    let n = 0;
+    for (const l of this.listeners.values()) n += l.connections.size;
+    return n;
+  }
+
+  async stop(): Promise<void> {
+    this.o.cluster.off('node-stopped', this.onStopped);
+    this.o.cluster.off('node-started', this.onStarted);
+    await Promise.all([...this.listeners.values()].map((l) => l.stop()));
+  }
+}
