@@ -3,6 +3,7 @@
 import type { Clock } from './broker/clock.js';
 import type { Logger } from './logger.js';
 import type { SaslOptions } from './server/sasl/authenticator.js';
+import { validateTlsOptions, type TlsOptions } from './server/tls.js';
 import { isValidSeed } from './chaos/random.js';
 
 export interface TopicSpec {
@@ -46,6 +47,20 @@ export interface KafkaesqueOptions {
   maxRequestSize: number;
   /** Require SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with these users on every connection. */
   sasl?: SaslOptions;
+  /** Serve TLS on the client-facing listeners (the proxy's, or the brokers' with proxy: false): true = a certificate generated at start (RunningCluster.tls.ca to trust), or a given PEM key and certificate. docs/security.md */
+  tls?: true | TlsOptions;
+  /** max.connections: connections served at once per client-facing listener; more wait for a slot, as on a Kafka broker. Default: no limit. */
+  maxConnections?: number;
+  /** max.connections.per.ip: connections served at once from one address per listener; more are closed at once. Default: no limit. */
+  maxConnectionsPerIp?: number;
+  /** connections.max.idle.ms: connections with no traffic for this long are closed (0 = never). */
+  connectionsMaxIdleMs: number;
+  /** Slow-client bound: a request frame once begun, a TLS handshake, and a SASL exchange must finish within this long (0 = no bound). */
+  requestTimeoutMs: number;
+  /** fetch.max.bytes: the broker's cap on a Fetch answer's max_bytes (whole batches; the first is always served). */
+  fetchMaxBytes: number;
+  /** Most records in one Fetch answer, by whole batches (the first is always served); default: no cap. Not a Kafka config. */
+  maxRecordsPerFetch?: number;
   /** Port of the HTTP control API; 0 = a free one (RunningCluster.controlUrl says which). */
   controlPort: number;
   /** Address the control API binds to; it refuses non-loopback clients unless controlAllowRemote. */
@@ -68,6 +83,12 @@ export interface KafkaesqueOptions {
   proxy: boolean;
   /** Seed of the run's random generator (0 to 2^32-1); default: a random one, logged and printed at start. */
   seed?: number;
+  /**
+   * Upstream mode: "host:port[,host:port…]" of a Kafka cluster to put the
+   * chaos proxy in front of, instead of the in-memory cluster. Read by
+   * startProxy (docs/upstream.md); startCluster refuses it.
+   */
+  upstream?: string;
 }
 
 export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
@@ -83,6 +104,9 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   producerIdExpirationMs: 86_400_000,
   transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
+  connectionsMaxIdleMs: 600_000,
+  requestTimeoutMs: 30_000,
+  fetchMaxBytes: 57_671_680,
   controlPort: 0,
   controlHost: '127.0.0.1',
   controlAllowRemote: false,
@@ -103,5 +127,14 @@ export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): Kafkae
   if (merged.ports && merged.ports.length !== merged.brokers) throw new RangeError(`ports has ${merged.ports.length} entries for ${merged.brokers} brokers`);
   if (!Number.isInteger(merged.controlPort) || merged.controlPort < 0 || merged.controlPort > 65535) throw new RangeError(`controlPort must be a port number (0 = free), got ${merged.controlPort}`);
   if (merged.controlToken !== undefined && merged.controlToken.trim() === '') throw new RangeError('controlToken must not be empty');
+  for (const field of ['maxConnections', 'maxConnectionsPerIp', 'fetchMaxBytes', 'maxRecordsPerFetch'] as const) {
+    const v = merged[field];
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`${field} must be a whole number >= 1, got ${v}`);
+  }
+  for (const field of ['connectionsMaxIdleMs', 'requestTimeoutMs'] as const) {
+    const v = merged[field];
+    if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new RangeError(`${field} must be a whole number of ms from 0 (no bound) to 2147483647, got ${v}`);
+  }
+  validateTlsOptions(merged.tls);
   return merged;
 }

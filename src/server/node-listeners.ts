@@ -4,16 +4,34 @@
 // address they already know. The broker listeners and the chaos proxy in
 // front of them are both sets of these.
 import { createServer, type Server, type Socket } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import type { Cluster } from '../broker/cluster.js';
 import type { Logger } from '../logger.js';
+import { ConnectionQuotas, type ConnectionLimits } from './connection-quotas.js';
+import { serveTls } from './tls.js';
 
 /** Makes the connection object for an accepted socket; `untrack` drops it from the listener once it is closed. */
 export type Accept<C> = (socket: Socket, nodeId: number, untrack: () => void) => C;
+
+/** How a listener guards itself (docs/security.md): TLS, connection quotas, idle and handshake timeouts. */
+export interface ListenerPolicy {
+  /** Serve TLS with this context (an SSL listener); null or absent: plaintext. */
+  tls?: SecureContext | null;
+  limits?: ConnectionLimits;
+  /** connections.max.idle.ms: a connection with no bytes either way for this long is closed; 0 = never. */
+  idleMs?: number;
+  /** A TLS handshake must finish within this long; 0 = no bound. */
+  handshakeTimeoutMs?: number;
+  log?: Logger;
+}
 
 export class TcpListener<C> {
   private server: Server | null = null;
   private starting: Promise<void> | null = null;
   readonly connections = new Set<C>();
+  /** Accepted sockets still in their TLS handshake. */
+  private readonly handshaking = new Set<Socket>();
+  private readonly quotas: ConnectionQuotas | null;
 
   constructor(
     readonly nodeId: number,
@@ -21,7 +39,12 @@ export class TcpListener<C> {
     public port: number,
     private readonly accept: Accept<C>,
     private readonly closeConnection: (connection: C) => void,
-  ) {}
+    private readonly policy: ListenerPolicy = {},
+  ) {
+    const { limits } = policy;
+    const limited = limits && (limits.maxConnections !== undefined || limits.maxConnectionsPerIp !== undefined);
+    this.quotas = limited && policy.log ? new ConnectionQuotas(limits, (socket, release) => this.admit(socket, release), policy.log) : null;
+  }
 
   get listening(): boolean {
     return this.server !== null;
@@ -35,15 +58,10 @@ export class TcpListener<C> {
   }
 
   private async listen(): Promise<void> {
-    const server = createServer((socket) => {
-      let connection: C | undefined;
-      let closed = false;
-      const untrack = () => {
-        closed = true;
-        if (connection !== undefined) this.connections.delete(connection);
-      };
-      connection = this.accept(socket, this.nodeId, untrack);
-      if (!closed) this.connections.add(connection);
+    // Paused until served: a connection waiting for a slot is not read, and TLS takes over an unread socket.
+    const server = createServer({ pauseOnConnect: true }, (socket) => {
+      if (this.quotas) this.quotas.accept(socket);
+      else this.admit(socket, () => {});
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -57,12 +75,63 @@ export class TcpListener<C> {
     this.server = server;
   }
 
+  /** A socket that got its slot: TLS handshake if this is an SSL listener, then a connection. */
+  private admit(socket: Socket, release: () => void): void {
+    socket.once('close', release);
+    const { tls, log } = this.policy;
+    if (!tls) {
+      this.open(socket);
+      socket.resume();
+      return;
+    }
+    this.handshaking.add(socket);
+    const secure = serveTls(
+      socket,
+      tls,
+      this.policy.handshakeTimeoutMs ?? 30_000,
+      (s) => {
+        this.handshaking.delete(socket);
+        this.open(s);
+      },
+      (reason) => {
+        this.handshaking.delete(socket);
+        log?.debug({ node: this.nodeId, peer: `${socket.remoteAddress}:${socket.remotePort}`, reason }, 'TLS connection refused');
+      },
+    );
+    secure.once('close', () => {
+      this.handshaking.delete(socket);
+      release();
+    });
+  }
+
+  private open(socket: Socket): void {
+    const { idleMs, log } = this.policy;
+    if (idleMs) {
+      // One inactivity timer per socket, kept by Node itself: any byte either way restarts it.
+      socket.setTimeout(idleMs, () => {
+        log?.debug({ node: this.nodeId, peer: `${socket.remoteAddress}:${socket.remotePort}`, idleMs }, 'closing idle connection (connections.max.idle.ms)');
+        socket.destroy();
+      });
+    }
+    let connection: C | undefined;
+    let closed = false;
+    const untrack = () => {
+      closed = true;
+      if (connection !== undefined) this.connections.delete(connection);
+    };
+    connection = this.accept(socket, this.nodeId, untrack);
+    if (!closed) this.connections.add(connection);
+  }
+
   /** Closes the listener and every connection it accepted. */
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
     for (const c of [...this.connections]) this.closeConnection(c);
     this.connections.clear();
+    for (const s of [...this.handshaking]) s.destroy();
+    this.handshaking.clear();
+    this.quotas?.dropWaiting();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
@@ -79,6 +148,8 @@ export interface NodeListenersOptions<C> {
   /** What these listeners are, for error messages ("node", "proxy for node"). */
   label: string;
   log: Logger;
+  /** TLS, connection quotas and timeouts of every listener (ListenerPolicy). */
+  policy?: Omit<ListenerPolicy, 'log'>;
 }
 
 export class NodeListeners<C> {
@@ -90,7 +161,7 @@ export class NodeListeners<C> {
 
   constructor(private readonly o: NodeListenersOptions<C>) {
     for (const nodeId of o.cluster.nodes.keys()) {
-      this.listeners.set(nodeId, new TcpListener(nodeId, o.bindHost, o.ports.get(nodeId) ?? 0, o.accept, o.closeConnection));
+      this.listeners.set(nodeId, new TcpListener(nodeId, o.bindHost, o.ports.get(nodeId) ?? 0, o.accept, o.closeConnection, { ...o.policy, log: o.log }));
     }
   }
 

@@ -4,9 +4,12 @@
 // max_wait_ms passes, woken by partition changes rather than polling.
 // read_committed stops at the last stable offset and lists the aborted
 // transactions that overlap the returned range.
+// Broker caps (startCluster fetchMaxBytes, maxRecordsPerFetch) act on whole
+// batches; the first batch is served even when larger, as Kafka does.
 // Differs from Kafka: fetch sessions are never created (session id 0 is
 // always a valid answer, and clients then send full fetches); a partial
-// trailing batch is never returned, only whole batches (v3+).
+// trailing batch is never returned, only whole batches (v3+); the records
+// cap is kafkaesque's own.
 import { FetchApi, type FetchRequest, type FetchResponsePartitionData } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
@@ -67,7 +70,7 @@ function readBound(p: Partition, isolation: number): number {
 export default defineHandler(FetchApi, async (req, ctx) => {
   const version = ctx.apiVersion;
   const isolation = version >= 4 ? req.isolationLevel : 0;
-  const budget = Math.min(version >= 3 ? req.maxBytes : 0x7fffffff, FETCH_MAX_BYTES);
+  const budget = Math.min(version >= 3 ? req.maxBytes : 0x7fffffff, ctx.fetchLimits?.maxBytes ?? FETCH_MAX_BYTES);
   const minBytes = Math.min(req.minBytes, budget);
   const targets = resolveTargets(req, ctx);
 
@@ -123,9 +126,22 @@ function abortedIn(p: Partition, fetchOffset: number, batches: readonly { lastOf
   return p.producers.abortedBetween(fetchOffset, upperBound).map((a) => ({ producerId: a.producerId, firstOffset: a.firstOffset }));
 }
 
+/** The leading batches holding at most `left` records (by offset span); the first one regardless when minOne. */
+function withinRecords<B extends { baseOffset: number; lastOffset: number }>(batches: B[], left: number, minOne: boolean): B[] {
+  let n = 0;
+  for (const b of batches) {
+    const records = b.lastOffset - b.baseOffset + 1;
+    if (records > left && !(n === 0 && minOne)) break;
+    left -= records;
+    n++;
+  }
+  return n === batches.length ? batches : batches.slice(0, n);
+}
+
 function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolation: number, budget: number) {
   const version = ctx.apiVersion;
   let remaining = budget;
+  let recordsLeft = ctx.fetchLimits?.maxRecords ?? Infinity;
   let gotData = false;
   const notLeader: Partition[] = [];
   const byTopic = new Map<string, { topic: string; topicId: string; partitions: PartitionData[] }>();
@@ -153,6 +169,7 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
     const limit = Math.min(t.request.partitionMaxBytes, remaining);
     const minOne = version >= 3 && !gotData;
     let batches = p.log.read(t.request.fetchOffset, readBound(p, isolation), limit, minOne);
+    if (recordsLeft !== Infinity) batches = withinRecords(batches, recordsLeft, minOne);
     let records: Buffer;
     if (batches.length === 0 && version < 3 && limit > 0) {
       // v0-2 have a hard limit and no minimum of one batch: an oversized first batch comes back cut.
@@ -164,6 +181,7 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
     }
     if (records.length > 0) gotData = true;
     remaining -= records.length;
+    for (const b of batches) recordsLeft -= b.lastOffset - b.baseOffset + 1;
     entry.partitions.push({
       partitionIndex: t.index,
       errorCode: ErrorCode.NONE,

@@ -21,6 +21,16 @@ export interface RequestContext {
   readonly sasl: SaslAuthenticator;
   /** The APIs and versions this broker serves (for ApiVersions). */
   readonly supportedApis: () => readonly { apiKey: number; minVersion: number; maxVersion: number }[];
+  /** Broker-side Fetch caps; absent: Kafka's defaults. */
+  readonly fetchLimits?: FetchLimits;
+}
+
+/** Broker-side caps on a Fetch answer, at whole-batch granularity; the first batch is always served (v3+). */
+export interface FetchLimits {
+  /** fetch.max.bytes: caps the request's max_bytes. */
+  readonly maxBytes: number;
+  /** Records per answer, counted by whole batches (kafkaesque's own; Kafka has none). */
+  readonly maxRecords: number;
 }
 
 /** Process the request but write no response (Produce with acks=0). */
