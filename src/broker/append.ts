@@ -50,6 +50,8 @@ export interface AppendRequest {
   acks: number;
   clientId: string | null;
   transactionalId?: string | null;
+  /** For the 'records-appended' event (the delivery audit). */
+  correlationId?: number;
 }
 
 export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req: AppendRequest): AppendOutcome {
@@ -95,6 +97,7 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
   for (const b of producerBatches) {
     if (!b) continue;
     const outcome = checkProducer(cluster, topic, p, b, req, now);
+    if (outcome?.duplicate) cluster.emit('records-appended', { topic: topic.name, topicId: topic.topicId, partition: p.index, baseOffset: outcome.baseOffset, lastOffset: outcome.lastOffset, clientId: req.clientId, correlationId: req.correlationId ?? -1, duplicate: true });
     if (outcome) return outcome;
   }
 
@@ -119,6 +122,7 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
     const producer = producerBatches[i];
     if (producer) p.producers.recordAppend(producer, baseOffset, maxTimestamp);
   }
+  cluster.emit('records-appended', { topic: topic.name, topicId: topic.topicId, partition: p.index, baseOffset: first, lastOffset: p.logEndOffset - 1, clientId: req.clientId, correlationId: req.correlationId ?? -1, duplicate: false });
   cluster.replicate(p);
   p.updateHighWatermark();
   p.notify();
@@ -170,17 +174,24 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
 }
 
 /**
+ * acks=all, as things stand: the answer if it is known now (NONE once the
+ * high watermark covers lastOffset), or null while followers still have to
+ * catch up.
+ */
+export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number): ErrorName | null {
+  if (p.leader < 0 || cluster.topic(topic.name) !== topic) return 'NOT_LEADER_OR_FOLLOWER';
+  if (p.highWatermark <= lastOffset) return null;
+  const required = Math.min(cluster.minInsyncReplicas(topic), p.replicas.length);
+  return p.isr.length < required ? 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' : 'NONE';
+}
+
+/**
  * acks=all: resolves once the high watermark covers lastOffset, or with
  * REQUEST_TIMED_OUT after timeoutMs (the data stays, as in Kafka), or with
  * NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below min.insync.replicas.
  */
 export function awaitReplication(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number, timeoutMs: number): Promise<ErrorName> {
-  const check = (): ErrorName | null => {
-    if (p.leader < 0 || cluster.topic(topic.name) !== topic) return 'NOT_LEADER_OR_FOLLOWER';
-    if (p.highWatermark <= lastOffset) return null;
-    const required = Math.min(cluster.minInsyncReplicas(topic), p.replicas.length);
-    return p.isr.length < required ? 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' : 'NONE';
-  };
+  const check = () => replicationOutcome(cluster, topic, p, lastOffset);
   const now = check();
   if (now) return Promise.resolve(now);
   return new Promise((resolve) => {

@@ -77,7 +77,22 @@ export interface LeaderChange {
   truncatedFrom: number | null;
 }
 
+/** A Produce's batches appended to one partition, or recognised as a retry (the delivery audit links them to the fault events of that request). */
+export interface RecordsAppended {
+  topic: string;
+  topicId: string;
+  partition: number;
+  baseOffset: number;
+  lastOffset: number;
+  clientId: string | null;
+  /** The Produce request's correlation id (the proxy forwards it unchanged); -1 when unknown. */
+  correlationId: number;
+  /** A retried batch already in the log, answered with its offsets and not appended again. */
+  duplicate: boolean;
+}
+
 export interface ClusterEvents {
+  'records-appended': [append: RecordsAppended];
   'node-stopped': [nodeId: number];
   'node-started': [nodeId: number];
   'leader-changed': [change: LeaderChange];

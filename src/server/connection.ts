@@ -7,18 +7,14 @@ import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
 import { MalformedFrameError, Reader, Writer } from '../protocol/primitives.js';
-import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type RequestContext } from '../broker/handlers/handler.js';
+import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type FetchLimits, type RequestContext } from '../broker/handlers/handler.js';
 import { SaslAuthenticator, type SaslConfig } from './sasl/authenticator.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Cluster } from '../broker/cluster.js';
 import type { Logger } from '../logger.js';
 import { FrameDecoder } from './frame-decoder.js';
-
-interface Slot {
-  /** undefined while the handler runs; null when no response is written. */
-  response?: Buffer[] | null;
-  close?: boolean;
-}
+import { FrameDeadline } from './frame-deadline.js';
+import { ResponseQueue } from './response-queue.js';
 
 export interface ConnectionOptions {
   nodeId: number;
@@ -28,6 +24,12 @@ export interface ConnectionOptions {
   log: Logger;
   /** When set, clients must authenticate with SASL before anything else. */
   sasl: SaslConfig | null;
+  /** A started request frame must arrive whole within this long; 0 or absent = no bound. */
+  requestTimeoutMs?: number;
+  /** With SASL, the connection must be authenticated within this long of its start; 0 or absent = no bound. */
+  authTimeoutMs?: number;
+  /** Broker-side Fetch caps (fetch.max.bytes, records per fetch). */
+  fetchLimits?: FetchLimits;
 }
 
 /**
@@ -45,29 +47,52 @@ function ownMemory(frame: Buffer): Buffer {
 
 export class Connection {
   private readonly decoder: FrameDecoder;
-  private readonly queue: Slot[] = [];
+  private readonly responses: ResponseQueue;
   private readonly log: Logger;
   private readonly clientHost: string;
   private readonly sasl: SaslAuthenticator;
   private closed = false;
+  private readonly deadline: FrameDeadline | null;
+  private saslTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly socket: Socket,
     private readonly options: ConnectionOptions,
   ) {
     this.decoder = new FrameDecoder(options.maxRequestSize);
+    this.responses = new ResponseQueue(socket, () => this.closeAfterLastResponse());
     this.sasl = new SaslAuthenticator(options.sasl);
     this.clientHost = `/${socket.remoteAddress ?? 'unknown'}`;
     this.log = options.log.child({ node: options.nodeId, peer: `${socket.remoteAddress}:${socket.remotePort}` });
     socket.setNoDelay(true);
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', (err) => this.log.debug({ err: err.message }, 'socket error'));
-    socket.on('close', () => (this.closed = true));
+    socket.on('close', () => {
+      this.closed = true;
+      this.stopTimers();
+    });
+    const frameMs = options.requestTimeoutMs ?? 0;
+    this.deadline = frameMs > 0 ? new FrameDeadline(frameMs, (ms) => this.close(`request frame incomplete after ${ms} ms (slow client)`)) : null;
+    const authMs = options.authTimeoutMs ?? 0;
+    if (authMs > 0 && this.sasl.enabled) {
+      // A SASL exchange begun and never finished holds a connection and a
+      // half-authenticated state: bound it like a slow request.
+      this.saslTimer = setTimeout(() => {
+        if (!this.sasl.authenticated) this.close(`SASL authentication not completed within ${authMs} ms`);
+      }, authMs);
+      this.saslTimer.unref();
+    }
+  }
+
+  private stopTimers(): void {
+    this.deadline?.cancel();
+    if (this.saslTimer) clearTimeout(this.saslTimer);
   }
 
   close(reason?: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopTimers();
     if (reason) this.log.warn({ reason }, 'closing connection');
     this.socket.destroy();
   }
@@ -80,6 +105,7 @@ export class Connection {
     } catch (err) {
       return this.close((err as Error).message);
     }
+    this.deadline?.update(this.decoder.buffered);
     for (const frame of frames) {
       if (this.closed) return;
       this.onFrame(ownMemory(frame));
@@ -112,8 +138,7 @@ export class Connection {
       const what = err instanceof MalformedFrameError ? err.message : String(err);
       return this.close(`malformed ${handler.api.name} v${head.apiVersion} request: ${what}`);
     }
-    const slot: Slot = {};
-    this.queue.push(slot);
+    const slot = this.responses.reserve();
     const ctx: RequestContext = {
       cluster: this.options.cluster,
       nodeId: this.options.nodeId,
@@ -124,27 +149,22 @@ export class Connection {
       log: this.log,
       sasl: this.sasl,
       supportedApis: () => registry.versions(),
+      fetchLimits: this.options.fetchLimits,
     };
     const finish = (result: unknown) => {
-      if (result === NO_RESPONSE) slot.response = null;
-      else if (result === CLOSE_CONNECTION) {
-        slot.response = null;
-        slot.close = true;
-      } else {
+      if (result === NO_RESPONSE) this.responses.complete(slot, null);
+      else if (result === CLOSE_CONNECTION) this.responses.complete(slot, null, true);
+      else {
         const closeAfter = result instanceof CloseAfter;
         const w = new Writer();
         writeResponseHeader(w, handler.api, head.apiVersion, head.correlationId);
         handler.api.writeResponse(w, (closeAfter ? result.response : result) as never, head.apiVersion);
-        slot.response = this.frame(w);
-        slot.close = closeAfter;
+        this.responses.complete(slot, this.frame(w), closeAfter);
       }
-      this.flush();
     };
     const fail = (err: unknown) => {
       this.log.error({ err, api: handler.api.name, version: head.apiVersion }, 'handler failed; closing connection');
-      slot.response = null;
-      slot.close = true;
-      this.flush();
+      this.responses.complete(slot, null, true);
     };
     try {
       const result = handler.handle(request, ctx);
@@ -163,14 +183,12 @@ export class Connection {
   private onRawSaslToken(token: Buffer): void {
     const step = this.sasl.authenticate(token);
     if (!step.ok) {
-      this.queue.push({ response: null, close: true });
       this.log.warn({ reason: step.message }, 'SASL authentication failed');
-      return this.flush();
+      return this.responses.push(null, true);
     }
     const w = new Writer();
     w.raw(step.reply);
-    this.queue.push({ response: this.frame(w) });
-    this.flush();
+    this.responses.push(this.frame(w));
   }
 
   private respondUnsupportedApiVersions(correlationId: number): void {
@@ -178,8 +196,7 @@ export class Connection {
     w.int32(correlationId);
     const range = this.options.registry.versions().find((v) => v.apiKey === ApiKey.ApiVersions);
     ApiVersionsApi.writeResponse(w, { errorCode: ErrorCode.UNSUPPORTED_VERSION, apiKeys: range ? [range] : [] }, 0);
-    this.queue.push({ response: this.frame(w) });
-    this.flush();
+    this.responses.push(this.frame(w));
   }
 
   private frame(w: Writer): Buffer[] {
@@ -189,29 +206,14 @@ export class Connection {
     return [size, ...chunks];
   }
 
-  /** Writes every finished response at the head of the queue, in request order. */
-  private flush(): void {
+  /** The response queue wrote a response that ends the connection (failed acks=0 produce, failed SASL, handler error). */
+  private closeAfterLastResponse(): void {
     if (this.closed) return;
-    let corked = false;
-    while (this.queue.length && this.queue[0]!.response !== undefined) {
-      const slot = this.queue.shift()!;
-      if (slot.response) {
-        if (!corked) {
-          this.socket.cork();
-          corked = true;
-        }
-        for (const chunk of slot.response) this.socket.write(chunk);
-      }
-      if (slot.close) {
-        if (corked) this.socket.uncork();
-        this.log.debug("closing after the last response, as the protocol requires (failed acks=0 produce, failed SASL, handler error)");
-        // Let the last response leave before the socket goes.
-        this.closed = true;
-        this.socket.end();
-        setTimeout(() => this.socket.destroy(), 100).unref();
-        return;
-      }
-    }
-    if (corked) this.socket.uncork();
+    this.log.debug('closing after the last response, as the protocol requires (failed acks=0 produce, failed SASL, handler error)');
+    // Let the last response leave before the socket goes.
+    this.closed = true;
+    this.stopTimers();
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 100).unref();
   }
 }

@@ -8,7 +8,7 @@ import { ProduceApi, type ProduceRequest, type ProduceResponsePartitionProduceRe
 import { RECORD_BATCH_OVERHEAD, isTransactional } from '../../protocol/record-batch.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
-import { appendRecords, awaitReplication, type AppendOutcome } from '../append.js';
+import { appendRecords, awaitReplication, replicationOutcome, type AppendOutcome } from '../append.js';
 import type { Partition } from '../partition.js';
 import type { Topic } from '../cluster.js';
 import { CLOSE_CONNECTION, NO_RESPONSE, defineHandler } from './handler.js';
@@ -42,7 +42,16 @@ function requestLevelError(req: ProduceRequest): ErrorName | null {
   return null;
 }
 
-export default defineHandler(ProduceApi, async (req, ctx) => {
+/** An acks=all answer once replication is settled: anything but NONE replaces the append's outcome. */
+function settle(a: PartitionAnswer, result: ErrorName): void {
+  if (result === 'NONE') return;
+  a.errorCode = ErrorCode[result];
+  if (result === 'NOT_LEADER_OR_FOLLOWER') a.baseOffset = -1;
+}
+
+// Answers synchronously unless an acks=all append must wait for followers:
+// no promise, no extra tick, for acks=0/1 and for replicas already in step.
+export default defineHandler(ProduceApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
   const validAcks = req.acks === -1 || req.acks === 0 || req.acks === 1;
@@ -78,17 +87,12 @@ export default defineHandler(ProduceApi, async (req, ctx) => {
           notLeader.push(p);
           return answer(p, pd.index, 'NOT_LEADER_OR_FOLLOWER');
         }
-        const outcome = appendRecords(cluster, topic, p, { records: pd.records, produceVersion: version, acks: req.acks, clientId: ctx.clientId, transactionalId: req.transactionalId });
+        const outcome = appendRecords(cluster, topic, p, { records: pd.records, produceVersion: version, acks: req.acks, clientId: ctx.clientId, transactionalId: req.transactionalId, correlationId: ctx.correlationId });
         const a = answer(p, pd.index, outcome.error, outcome);
         if (outcome.error === 'NONE' && req.acks === -1) {
-          waits.push(
-            awaitReplication(cluster, topic, p, outcome.lastOffset, req.timeoutMs).then((result) => {
-              if (result !== 'NONE') {
-                a.errorCode = ErrorCode[result];
-                if (result === 'NOT_LEADER_OR_FOLLOWER') a.baseOffset = -1;
-              }
-            }),
-          );
+          const settled = replicationOutcome(cluster, topic, p, outcome.lastOffset);
+          if (settled) settle(a, settled);
+          else waits.push(awaitReplication(cluster, topic, p, outcome.lastOffset, req.timeoutMs).then((result) => settle(a, result)));
         }
         return a;
       }),
@@ -96,10 +100,10 @@ export default defineHandler(ProduceApi, async (req, ctx) => {
   });
 
   if (req.acks === 0) return anyError ? CLOSE_CONNECTION : NO_RESPONSE;
-  await Promise.all(waits);
-  return {
+  const response = () => ({
     responses,
     throttleTimeMs: 0,
     nodeEndpoints: version >= 10 ? leaderEndpoints(cluster, notLeader) : [],
-  };
+  });
+  return waits.length === 0 ? response() : Promise.all(waits).then(response);
 });
