@@ -1,17 +1,16 @@
 #!/usr/bin/env node
-// `npm run bench`: the broker benchmark with sensible defaults, bounded in time.
+// `npm run bench`: every benchmark part, or the ones named, each bounded in
+// time, then the method of each and one compact table of the headline figures.
 //
-//   npm run bench                      # mock, plus ours when dist/cli.js exists (~1 min)
-//   npm run bench -- --quick           # smaller variant (~15 s)
-//   npm run bench -- --ours            # fail if ours (dist/cli.js) is missing
-//   npm run bench -- --no-ours         # the mock alone
-//   npm run bench -- --help            # every option (they are throughput.mjs's)
+//   npm run bench                          # all parts (~5 min on 2 cores)
+//   npm run bench -- latency rdkafka       # some parts
+//   npm run bench -- --quick               # smaller variants (~1.5 min)
+//   npm run bench -- kafkajs --runs 3      # options after the parts go to each part named
+//   npm run bench -- --list                # the parts
 //
-// It makes sure the reference broker is built (bench/reference.mjs), then
-// runs bench/throughput.mjs in its own process group with a hard time bound
-// (the whole group, brokers included, is SIGKILLed if it overruns), and
-// prints the method and a table of medians with ours/mock ratios. The full
-// results are kept in bench/.ref/last-run.json (git-ignored).
+// Each part runs as its own process group (brokers included) and is
+// SIGKILLed if it overruns; its full results are kept in
+// bench/.ref/last-<part>.json (git-ignored).
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,51 +18,85 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { mockClusterPath, ReferenceBuildError } from './reference.mjs';
-import { DEFAULTS, METHOD, formatTable } from './throughput.mjs';
+import { ratioTable } from './lib/table.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const resultFile = path.join(benchDir, '.ref', 'last-run.json');
+const refDir = path.join(benchDir, '.ref');
 
-const args = process.argv.slice(2);
-const help = args.includes('--help') || args.includes('-h');
+/** Part name -> script, its own arguments, the --quick ones, time bound (s), and what it measures. */
+const PARTS = {
+  startup: { file: 'throughput.mjs', args: ['--runs', '0', '--no-warmup', '--startup-runs', '9'], quick: ['--startup-runs', '3'], bound: 120, what: 'spawn -> ready line -> first acknowledged kafkajs produce' },
+  kafkajs: { file: 'throughput.mjs', args: ['--startup-runs', '0'], quick: ['--quick'], bound: 180, what: 'kafkajs produce and fetch throughput, broker CPU and memory' },
+  rdkafka: { file: 'rdkafka.mjs', args: [], quick: ['--messages', '200000', '--runs', '1'], bound: 180, what: 'librdkafka (confluent_kafka) produce and consume throughput, broker CPU' },
+  latency: { file: 'latency.mjs', args: [], quick: ['--count', '500'], bound: 150, what: 'p50/p99/max of single acks=all produces, kafkajs and librdkafka' },
+  partitions: { file: 'partitions.mjs', args: [], quick: [], bound: 150, what: '10,000 partitions: create, Metadata, produce to each, memory' },
+  connections: { file: 'connections.mjs', args: [], quick: [], bound: 150, what: '500 connections held: open, memory, produce on a sample' },
+  cpu: { file: 'cpu.mjs', args: [], quick: ['--runs', '2'], bound: 240, what: 'broker CPU for the same produce traffic (fixed wire load, librdkafka), ratio to the mock' },
+};
 
-if (!help && !args.some((a) => a === '--mock' || a.startsWith('--mock='))) {
-  try {
-    mockClusterPath();
-  } catch (err) {
-    console.error(err instanceof ReferenceBuildError ? err.message : err);
-    process.exit(1);
-  }
+/** The compact table: [part, label, summary key, digits, better]. */
+const HEADLINE = [
+  ['startup', 'start-up: spawn -> first ack (ms)', 'startupFirstAckMs', 1, 'lower'],
+  ['startup', 'start-up: spawn -> ready line (ms)', 'startupReadyMs', 1, 'lower'],
+  ['kafkajs', 'kafkajs produce (msgs/s)', 'produceMsgsPerSec', 0, 'higher'],
+  ['kafkajs', 'kafkajs fetch (msgs/s)', 'fetchMsgsPerSec', 0, 'higher'],
+  ['kafkajs', 'broker CPU, kafkajs produce (s)', 'brokerCpuProduce', 2, 'lower'],
+  ['kafkajs', 'broker CPU, kafkajs fetch (s)', 'brokerCpuFetch', 2, 'lower'],
+  ['rdkafka', 'librdkafka produce (msgs/s)', 'produceMsgsPerSec', 0, 'higher'],
+  ['rdkafka', 'librdkafka consume (msgs/s)', 'consumeMsgsPerSec', 0, 'higher'],
+  ['rdkafka', 'broker CPU, librdkafka produce (s)', 'brokerCpuProduce', 2, 'lower'],
+  ['rdkafka', 'broker CPU, librdkafka consume (s)', 'brokerCpuConsume', 2, 'lower'],
+  ['cpu', 'broker CPU, fixed wire produce (ms)', 'wireCpuMs', 0, 'lower'],
+  ['cpu', 'broker CPU, librdkafka 500k produce (ms)', 'rdkafkaCpuMs', 0, 'lower'],
+  ['latency', 'produce latency kafkajs p50 (us)', 'kafkajsP50', 0, 'lower'],
+  ['latency', 'produce latency kafkajs p99 (us)', 'kafkajsP99', 0, 'lower'],
+  ['latency', 'produce latency librdkafka p50 (us)', 'rdkafkaP50', 0, 'lower'],
+  ['latency', 'produce latency librdkafka p99 (us)', 'rdkafkaP99', 0, 'lower'],
+  ['kafkajs', 'RSS growth per MB stored (kafkajs)', 'rssGrowthPerMB', 2, 'lower'],
+  ['partitions', '10k partitions: Metadata (ms)', 'metadataMs', 1, 'lower'],
+  ['partitions', '10k partitions: produce to each (ms)', 'produceMs', 0, 'lower'],
+  ['partitions', '10k partitions: RSS (MB)', 'rssProducedMB', 1, 'lower'],
+  ['connections', '500 connections: open (ms)', 'openMs', 0, 'lower'],
+  ['connections', '500 connections: RSS per conn (KB)', 'rssPerConnectionKB', 1, 'lower'],
+];
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h') || argv.includes('--list')) {
+  process.stdout.write(
+    'usage: npm run bench -- [PART...] [--quick] [part options]\n\nparts (all when none is named):\n' +
+      Object.entries(PARTS).map(([n, p]) => `  ${n.padEnd(12)} ${p.what} (bench/${p.file} --help)`).join('\n') +
+      '\n\nEvery part compares mock (librdkafka\'s mock cluster), ours (kafkaesque, --no-proxy) and proxy\n(kafkaesque through its chaos proxy, no rules); see bench/README.md.\n',
+  );
+  process.exit(0);
 }
+const named = argv.filter((a) => PARTS[a]);
+const firstOption = argv.findIndex((a) => a.startsWith('-'));
+const stray = argv.filter((a, i) => !PARTS[a] && !a.startsWith('-') && (firstOption < 0 || i < firstOption));
+if (stray.length) {
+  console.error(`bench: unknown part ${stray.join(', ')}; parts: ${Object.keys(PARTS).join(', ')}`);
+  process.exit(2);
+}
+const quick = argv.includes('--quick');
+const passThrough = firstOption < 0 ? [] : argv.slice(firstOption).filter((a) => a !== '--quick');
+const parts = named.length ? named : Object.keys(PARTS);
 
-const timeoutArg = args.findIndex((a) => a === '--timeout' || a.startsWith('--timeout='));
-const timeout =
-  timeoutArg < 0
-    ? DEFAULTS.timeout
-    : Number(args[timeoutArg].includes('=') ? args[timeoutArg].split('=')[1] : args[timeoutArg + 1]) || DEFAULTS.timeout;
-// throughput.mjs stops starting runs at --timeout and exits itself 30 s past
-// it; this is the backstop for a hang.
-const hardBoundMs = (timeout + 60) * 1000;
+try {
+  mockClusterPath();
+} catch (err) {
+  console.error(err instanceof ReferenceBuildError ? err.message : err);
+  process.exit(1);
+}
+fs.mkdirSync(refDir, { recursive: true });
 
-fs.mkdirSync(path.dirname(resultFile), { recursive: true });
-fs.rmSync(resultFile, { force: true });
-const childArgs = help ? args : [...args, '--json', resultFile, '--quiet'];
-const child = spawn(process.execPath, ['--expose-gc', path.join(benchDir, 'throughput.mjs'), ...childArgs], {
-  stdio: ['ignore', 'inherit', 'inherit'],
-  detached: true, // own process group, so brokers die with it
-});
-
+let child = null;
 const killGroup = () => {
+  if (!child) return;
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
     /* already gone */
   }
 };
-const timer = setTimeout(() => {
-  console.error(`bench: no result after ${hardBoundMs / 1000} s; killing process group ${child.pid}`);
-  killGroup();
-}, hardBoundMs);
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(sig, () => {
     killGroup();
@@ -71,25 +104,65 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-child.on('exit', (code, signal) => {
-  clearTimeout(timer);
-  killGroup(); // anything it left behind
-  if (help) process.exit(code ?? 1);
-  if (!fs.existsSync(resultFile)) {
-    console.error(`bench: throughput.mjs ended (${signal ?? `code ${code}`}) without results`);
-    process.exit(code || 1);
-  }
-  const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
-  // --json FILE given by the user: the child wrote ours (the later flag); copy it.
-  const j = args.findIndex((a) => a === '--json' || a.startsWith('--json='));
-  const userJson = j < 0 ? null : args[j].includes('=') ? args[j].slice('--json='.length) : args[j + 1];
-  if (userJson === '-') process.stdout.write(`${JSON.stringify(result)}\n`);
-  else if (userJson) fs.copyFileSync(resultFile, userJson);
+function runPart(name) {
+  const p = PARTS[name];
+  const out = path.join(refDir, `last-${name}.json`);
+  fs.rmSync(out, { force: true });
+  const args = [...p.args, ...(quick ? p.quick : []), ...passThrough, '--json', out, '--quiet'];
+  console.error(`bench ${name}: node bench/${p.file} ${args.join(' ')}`);
+  return new Promise((resolve) => {
+    child = spawn(process.execPath, ['--expose-gc', path.join(benchDir, p.file), ...args], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true, // own process group, so its brokers die with it
+    });
+    const timer = setTimeout(() => {
+      console.error(`bench ${name}: no result after ${p.bound + 60} s; killing it`);
+      killGroup();
+    }, (p.bound + 60) * 1000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      killGroup();
+      child = null;
+      if (!fs.existsSync(out)) {
+        console.error(`bench ${name}: ended (${signal ?? `code ${code}`}) without results`);
+        return resolve({ code: code || 1, result: null });
+      }
+      resolve({ code: code ?? 1, result: JSON.parse(fs.readFileSync(out, 'utf8')) });
+    });
+  });
+}
+
+const results = {};
+let worst = 0;
+for (const name of parts) {
+  const { code, result } = await runPart(name);
+  worst = Math.max(worst, code);
+  if (result) results[name] = result;
+}
+
+const modules = {
+  'throughput.mjs': await import('./throughput.mjs'),
+  'rdkafka.mjs': await import('./rdkafka.mjs'),
+  'latency.mjs': await import('./latency.mjs'),
+  'partitions.mjs': await import('./partitions.mjs'),
+  'connections.mjs': await import('./connections.mjs'),
+  'cpu.mjs': await import('./cpu.mjs'),
+};
+const printed = new Set();
+for (const name of parts) {
+  const m = modules[PARTS[name].file];
+  const method = m.METHOD ?? m.method;
   console.log();
-  console.log(METHOD);
-  console.log();
-  console.log(formatTable(result));
-  console.log();
-  console.log(`full results: ${path.relative(process.cwd(), resultFile)}`);
-  process.exit(code ?? 1);
-});
+  if (!printed.has(method)) console.log(`${method}\n`);
+  printed.add(method);
+  console.log(results[name] ? m.formatTable(results[name]) : `${name}: no results`);
+}
+
+// The headline figures of every part run, in one table.
+const targets = [...new Set(Object.values(results).flatMap((r) => Object.keys(r.summary)))];
+const rows = HEADLINE.filter(([part]) => results[part]);
+const summary = Object.fromEntries(targets.map((t) => [t, Object.fromEntries(rows.map(([part, label, key]) => [label, results[part].summary[t]?.[key] ?? null]))]));
+console.log();
+console.log(`Summary (medians; machine ${process.env.BENCH_MACHINE ?? 'shared, 2 cores: noisy, compare ratios'}; full results in ${path.relative(process.cwd(), refDir)}/last-<part>.json)`);
+console.log(ratioTable(summary, rows.map(([, label, , digits, better]) => [label, label, digits, better]), { title: 'figure' }).join('\n'));
+process.exit(worst);

@@ -21,31 +21,11 @@ import kafkajs from 'kafkajs';
 import { startBroker, killAll } from './lib/broker-process.mjs';
 import { fetchAll } from './lib/fetch-all.mjs';
 import { cpuRuntime, cpuSeconds, memory } from './lib/proc.mjs';
-import { mockClusterPath } from './reference.mjs';
+import { ratioTable } from './lib/table.mjs';
+import { mockSpec, oursCli, oursSpec, repoDir, targetSpecs } from './lib/targets.mjs';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
-export const repoDir = path.dirname(benchDir);
-export const oursCli = path.join(repoDir, 'dist', 'cli.js');
-
-// ---------------------------------------------------------------- specs
-
-/** librdkafka's mock cluster (bench/.ref/bin/mock-cluster-new). */
-export function mockSpec(bin = mockClusterPath()) {
-  return { name: 'mock', command: bin, args: ['-T', '{lifetime}', '{topicArgs}', '{brokers}'], topics: 'args' };
-}
-
-/** kafkaesque's CLI: node dist/cli.js start --json --brokers N --port P [extra...]. */
-export function oursSpec(cli = oursCli, extraArgs = []) {
-  return {
-    name: 'ours',
-    command: process.execPath,
-    args: [cli, 'start', '--json', '--brokers', '{brokers}', '--port', '{port}', '{topicArgs}', ...extraArgs],
-    topics: 'args',
-    topicFlag: '--topic',
-    cwd: repoDir,
-  };
-}
+export { repoDir, oursCli, mockSpec, oursSpec };
 
 // ---------------------------------------------------------------- options
 
@@ -66,8 +46,9 @@ export const DEFAULTS = {
 
 export const QUICK = { messages: 50_000, runs: 1, startupRuns: 3 };
 
-export const METHOD = `Method
-  Each figure is the median over runs; brokers are run interleaved (mock, ours, ours, mock, ...),
+export const METHOD = `Method (kafkajs throughput and start-up)
+  Each figure is the median over runs; brokers are run interleaved (mock, ours, proxy, proxy, ours, ...),
+  ours = kafkaesque with clients straight to its brokers (--no-proxy), proxy = through its chaos proxy, no rules;
   each run on a freshly spawned broker process, and the client is kafkajs ${kafkajsVersion()} in this
   Node ${process.version} process (2 cores shared by client and broker: the client is usually the bottleneck).
   start-up      spawn() -> ready line on stdout -> first kafkajs producer.send() (acks=all, 1 message,
@@ -465,37 +446,35 @@ const ROWS = [
   ['RSS growth per MB stored', 'rssGrowthPerMB', 2, 'lower'],
 ];
 
-/** A readable table: one column per broker, then each/first ratios. */
+/** A readable table: one column per broker, then x/mock and proxy/ours ratios. */
 export function formatTable(result) {
   const names = Object.keys(result.summary);
-  const ref = names[0];
-  const head = ['figure (median)', ...names, ...names.slice(1).map((n) => `${n}/${ref}`), 'better'];
-  const body = ROWS.map(([label, key, digits, better]) => {
-    const vals = names.map((n) => result.summary[n][key]);
-    const ratios = names.slice(1).map((n) => {
-      const a = result.summary[n][key];
-      const b = result.summary[ref][key];
-      return a == null || b == null || b === 0 ? '-' : fmt(a / b, 2);
-    });
-    return [label, ...vals.map((v) => fmt(v, digits)), ...ratios, better];
-  });
-  const extra = [
-    ['runs (throughput / start-up)', ...names.map((n) => `${result.summary[n].runs} / ${result.summary[n].startupRuns}`), ...names.slice(1).map(() => ''), ''],
-    ['data verified', ...names.map((n) => (result.summary[n].runs ? (result.summary[n].verified ? 'yes' : 'NO') : '-')), ...names.slice(1).map(() => ''), ''],
-    ['kafkajs errors logged (start-up / run)', ...names.map((n) => `${fmt(result.summary[n].startupClientErrors, 0)} / ${fmt(result.summary[n].runClientErrors, 0)}`), ...names.slice(1).map(() => ''), ''],
-    ['exit on SIGTERM', ...names.map((n) => result.summary[n].stopCodes.join(',') || '-'), ...names.slice(1).map(() => ''), ''],
+  const blank = names.map(() => '');
+  const text = (f) => Object.fromEntries(names.map((n) => [n, f(result.summary[n])]));
+  const summary = Object.fromEntries(names.map((n) => [n, { ...result.summary[n] }]));
+  const extra = {
+    runs: text((s) => `${s.runs} / ${s.startupRuns}`),
+    verified: text((s) => (s.runs ? (s.verified ? 'yes' : 'NO') : '-')),
+    clientErrors: text((s) => `${fmt(s.startupClientErrors, 0)} / ${fmt(s.runClientErrors, 0)}`),
+    stop: text((s) => s.stopCodes.join(',') || '-'),
+  };
+  for (const n of names) for (const [k, v] of Object.entries(extra)) summary[n][`_${k}`] = v[n];
+  void blank;
+  const rows = [
+    ...ROWS,
+    ['runs (throughput / start-up)', '_runs', 0, ''],
+    ['data verified', '_verified', 0, ''],
+    ['kafkajs errors logged (start-up / run)', '_clientErrors', 0, ''],
+    ['exit on SIGTERM', '_stop', 0, ''],
   ];
-  const rows = [head, ...body, ...extra];
-  const widths = head.map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  const line = (r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
   const o = result.options;
   const out = [
-    `${o.messages.toLocaleString('en-US')} msgs x ${o.size} B, batches of ${o.batch}, acks=all, inflight ${o.inflight}, ` +
-      `topic ${o.partitions} partitions rf ${o.replication}, ${o.brokers} broker nodes; ` +
-      `${result.elapsedSeconds.toFixed(1)} s total`,
-    line(head),
-    widths.map((w) => '-'.repeat(w)).join('  '),
-    ...rows.slice(1).map(line),
+    o.runs === 0
+      ? `start-up only: ${o.brokers} broker nodes, ${o.startupRuns} runs each; ${result.elapsedSeconds.toFixed(1)} s total`
+      : `${o.messages.toLocaleString('en-US')} msgs x ${o.size} B, batches of ${o.batch}, acks=all, inflight ${o.inflight}, ` +
+        `topic ${o.partitions} partitions rf ${o.replication}, ${o.brokers} broker nodes; ` +
+        `${result.elapsedSeconds.toFixed(1)} s total`,
+    ...ratioTable(summary, rows),
   ];
   for (const n of names) {
     for (const e of result.summary[n].errors) out.push(`error (${n}): ${e}`);
@@ -512,6 +491,7 @@ brokers:
   --ours [CLI]       also run kafkaesque: node CLI start --json --brokers N --port P (default CLI
                      ${path.relative(process.cwd(), oursCli) || oursCli}); on by default when that file exists
   --no-ours          do not run ours even if dist/cli.js exists
+  --targets LIST     which of mock, ours (--no-proxy), proxy (through the chaos proxy) [mock,ours,proxy]
   --ours-arg ARG     extra argument for ours' start command (repeatable), e.g. --ours-arg=--no-proxy
   --spec JSON        an extra broker spawn spec (repeatable), e.g.
                      '{"name":"x","command":"/bin/x","args":["--port","{port}"],"topics":"admin"}'
@@ -529,7 +509,7 @@ bounds and output:
 
 export function parseArgs(argv) {
   const opts = {};
-  const cli = { ours: fs.existsSync(oursCli) ? oursCli : null, oursRequired: false, oursArgs: [], specs: [], mock: null, json: null, quiet: false };
+  const cli = { ours: fs.existsSync(oursCli) ? oursCli : null, oursRequired: false, oursArgs: [], specs: [], mock: null, json: null, quiet: false, targets: ['mock', 'ours', 'proxy'] };
   const num = (v, name) => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} needs a number, got ${v}`);
@@ -573,6 +553,7 @@ export function parseArgs(argv) {
       else if (argv[i + 1] && !argv[i + 1].startsWith('--')) cli.ours = path.resolve(argv[++i]);
       else cli.ours = oursCli;
     } else if (a === '--no-ours') cli.ours = null;
+    else if (a === '--targets') cli.targets = take().split(',').map((t) => t.trim());
     else if (a === '--ours-arg') cli.oursArgs.push(take());
     else if (a === '--spec') cli.specs.push(JSON.parse(take()));
     else if (a === '--json') cli.json = take();
@@ -583,12 +564,16 @@ export function parseArgs(argv) {
 }
 
 export function specsFromCli(cli) {
-  const specs = [mockSpec(cli.mock ? path.resolve(cli.mock) : mockClusterPath())];
+  const specs = targetSpecs({ which: cli.targets.filter((t) => t === 'mock') });
+  if (cli.mock && specs.length) specs[0] = mockSpec(path.resolve(cli.mock));
   if (cli.ours) {
     if (!fs.existsSync(cli.ours)) {
       throw new Error(`--ours: ${cli.ours} not found (build it with npm run build)`);
     }
-    specs.push(oursSpec(cli.ours, cli.oursArgs));
+    // ours: clients straight to the brokers; proxy: through the chaos proxy with no rules.
+    const warn = ['--log-level', 'warn'];
+    if (cli.targets.includes('ours')) specs.push(oursSpec(cli.ours, ['--no-proxy', ...warn, ...cli.oursArgs], 'ours'));
+    if (cli.targets.includes('proxy')) specs.push(oursSpec(cli.ours, [...warn, ...cli.oursArgs], 'proxy'));
   } else if (cli.oursRequired) {
     throw new Error(`--ours: ${oursCli} not found (build it with npm run build)`);
   }
@@ -638,7 +623,10 @@ export async function main(argv = process.argv.slice(2)) {
     console.log();
     console.log(formatTable(result));
   }
-  const failed = specs.some((s) => result.summary[s.name].runs === 0 || !result.summary[s.name].verified);
+  const failed = specs.some((s) => {
+    const r = result.summary[s.name];
+    return (o.runs > 0 && (r.runs === 0 || !r.verified)) || (o.startupRuns > 0 && r.startupRuns === 0);
+  });
   return failed ? 1 : 0;
 }
 

@@ -1,0 +1,53 @@
+// The brokers every bench part compares, as spawn specs (lib/broker-process.mjs):
+//
+//   mock   librdkafka's mock cluster (the reference, bench/.ref/bin/mock-cluster-new)
+//   ours   kafkaesque, clients straight to the brokers (start --no-proxy)
+//   proxy  kafkaesque through its chaos proxy with no rules (start's default)
+//
+// Ratios are x/mock for ours and proxy, and proxy/ours for the proxy's cost.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { mockClusterPath } from '../reference.mjs';
+
+const benchDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const repoDir = path.dirname(benchDir);
+export const oursCli = path.join(repoDir, 'dist', 'cli.js');
+
+/** librdkafka's mock cluster (bench/.ref/bin/mock-cluster-new). */
+export function mockSpec(bin = mockClusterPath()) {
+  return { name: 'mock', command: bin, args: ['-T', '{lifetime}', '{topicArgs}', '{brokers}'], topics: 'args' };
+}
+
+/** kafkaesque's CLI: node dist/cli.js start --json --brokers N --port P [extra...]. */
+export function oursSpec(cli = oursCli, extraArgs = [], name = 'ours', nodeArgs = []) {
+  return {
+    name,
+    command: process.execPath,
+    args: [...nodeArgs, cli, 'start', '--json', '--brokers', '{brokers}', '--port', '{port}', '{topicArgs}', ...extraArgs],
+    topics: 'args',
+    topicFlag: '--topic',
+    cwd: repoDir,
+  };
+}
+
+/**
+ * The three targets, as far as they are available: ours and proxy need
+ * dist/cli.js (npm run build). `which` picks some of them by name.
+ */
+export function targetSpecs({ which = ['mock', 'ours', 'proxy'], cli = oursCli, extraArgs = [] } = {}) {
+  const specs = [];
+  if (which.includes('mock')) specs.push(mockSpec());
+  const haveOurs = fs.existsSync(cli);
+  if (!haveOurs && (which.includes('ours') || which.includes('proxy'))) {
+    process.stderr.write(`${path.relative(process.cwd(), cli)} is missing (npm run build): measuring the mock alone\n`);
+  }
+  // Warnings only: the broker's log lines are not what is measured.
+  if (haveOurs && which.includes('ours')) specs.push(oursSpec(cli, ['--no-proxy', '--log-level', 'warn', ...extraArgs], 'ours'));
+  if (haveOurs && which.includes('proxy')) specs.push(oursSpec(cli, ['--log-level', 'warn', ...extraArgs], 'proxy'));
+  return specs;
+}
+
+/** Interleaving: a b c, c b a, a b c, ... so no target always follows another's garbage. */
+export const orderFor = (specs, i) => (i % 2 ? [...specs].reverse() : specs);

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// 10,000 partitions: create them, time Metadata for the topic, produce one
+// record to each partition, and the broker's memory at each step; against
+// the mock and ours (add proxy with --targets).
+//
+//   npm run build && node bench/partitions.mjs [--partitions 10000]
+//   npm run bench -- partitions
+import { startBroker } from './lib/broker-process.mjs';
+import { memory } from './lib/proc.mjs';
+import { median } from './lib/stats.mjs';
+import { ratioTable } from './lib/table.mjs';
+import { orderFor } from './lib/targets.mjs';
+import { runIfMain } from './lib/part.mjs';
+import { API, WireClient, brokerAddresses, buildRecordBatch } from './lib/wire.mjs';
+
+const TOPIC = 'wide';
+
+export const method = `Method (many partitions)
+  create        ours: one CreateTopics v4 request (P partitions, rf 1) on a running cluster, timed to its
+                answer; the mock has no CreateTopics, so it gets the topic at start (-t wide:P:1) and its
+                row shows spawn -> ready with the topic (ours': spawn -> ready without it).
+  metadata      Metadata v4 for that one topic (P partitions) on one connection, median of 5, after one
+                unmeasured request.
+  produce       one 1-record batch (100-byte value) to every partition: one Produce v7 request per leader
+                node holding all the partitions it leads, acks=all, sent at once; timed to the last answer;
+                every partition must answer NONE.
+  memory        VmRSS of the broker process before the topic (ours), after it exists, after the produce;
+                per-partition = (after create - before) / P (ours) or (with topic - without topic) / P
+                (mock: a second mock spawned without it).`;
+
+async function oneRun(spec, o, log) {
+  const withTopicAtStart = spec.name === 'mock';
+  const topics = withTopicAtStart ? [{ name: TOPIC, partitions: o.partitions, replication: 1 }] : [];
+  const r = {};
+  if (withTopicAtStart) {
+    const bare = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics: [] });
+    r.rssBeforeMB = memory(bare.pid).rss / 1e6;
+    await bare.stop();
+  }
+  const broker = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics });
+  const clients = new Map();
+  try {
+    r.readyMs = broker.readyMs;
+    const first = await WireClient.connect(broker.bootstrap[0]);
+    clients.set(-1, first);
+    if (!withTopicAtStart) {
+      r.rssBeforeMB = memory(broker.pid).rss / 1e6;
+      const t0 = performance.now();
+      const res = await first.request(API.CreateTopics, 4, { topics: [{ name: TOPIC, numPartitions: o.partitions, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 60000, validateOnly: false }, 120000);
+      r.createMs = performance.now() - t0;
+      const code = res.topics[0]?.errorCode;
+      if (code !== 0) throw new Error(`CreateTopics answered error ${code}: ${res.topics[0]?.errorMessage}`);
+    }
+    r.rssCreatedMB = memory(broker.pid).rss / 1e6;
+    const mdReq = { topics: [{ name: TOPIC }], allowAutoTopicCreation: false };
+    let md = await first.request(API.Metadata, 4, mdReq);
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      md = await first.request(API.Metadata, 4, mdReq);
+      times.push(performance.now() - t0);
+    }
+    r.metadataMs = median(times);
+    const parts = md.topics[0]?.partitions ?? [];
+    if (parts.length !== o.partitions) throw new Error(`Metadata lists ${parts.length} partitions of ${TOPIC}, not ${o.partitions}`);
+    const addresses = brokerAddresses(md);
+    const byLeader = new Map();
+    for (const p of parts) {
+      if (!byLeader.has(p.leaderId)) byLeader.set(p.leaderId, []);
+      byLeader.get(p.leaderId).push(p.partitionIndex);
+    }
+    for (const id of byLeader.keys()) clients.set(id, await WireClient.connect(addresses.get(id)));
+    const records = buildRecordBatch([{ value: Buffer.alloc(100, 0x61) }]);
+    const t0 = performance.now();
+    const answers = await Promise.all(
+      [...byLeader].map(([id, indexes]) =>
+        clients.get(id).request(API.Produce, 7, { transactionalId: null, acks: -1, timeoutMs: 60000, topicData: [{ name: TOPIC, partitionData: indexes.map((index) => ({ index, records })) }] }, 120000),
+      ),
+    );
+    r.produceMs = performance.now() - t0;
+    let ok = 0;
+    for (const a of answers) for (const t of a.responses) for (const p of t.partitionResponses) if (p.errorCode === 0) ok++;
+    r.producedPartitions = ok;
+    r.rssProducedMB = memory(broker.pid).rss / 1e6;
+    r.rssPerPartitionKB = ((r.rssCreatedMB - r.rssBeforeMB) * 1000) / o.partitions;
+    r.verified = ok === o.partitions;
+    log(`  partitions ${spec.name}: create ${r.createMs?.toFixed(0) ?? '-'} ms, metadata ${r.metadataMs.toFixed(1)} ms, produce to all ${r.produceMs.toFixed(0)} ms (${ok} ok), RSS ${r.rssBeforeMB.toFixed(1)} -> ${r.rssCreatedMB.toFixed(1)} -> ${r.rssProducedMB.toFixed(1)} MB`);
+    return r;
+  } finally {
+    for (const c of clients.values()) c.close();
+    await broker.stop();
+  }
+}
+
+const KEYS = ['readyMs', 'createMs', 'metadataMs', 'produceMs', 'rssBeforeMB', 'rssCreatedMB', 'rssProducedMB', 'rssPerPartitionKB'];
+
+export async function run(specs, o, log) {
+  const results = Object.fromEntries(specs.map((s) => [s.name, []]));
+  const errors = [];
+  for (let i = 0; i < o.runs; i++) {
+    for (const spec of orderFor(specs, i)) {
+      try {
+        results[spec.name].push(await oneRun(spec, o, log));
+      } catch (err) {
+        errors.push(`${spec.name} run ${i + 1}: ${err.message}`);
+        log(`  partitions ${spec.name} run ${i + 1} failed: ${err.message.split('\n')[0]}`);
+      }
+    }
+  }
+  const summary = {};
+  for (const [name, runs] of Object.entries(results)) {
+    summary[name] = Object.fromEntries(KEYS.map((k) => [k, median(runs.map((r) => r[k]))]));
+    summary[name].runs = runs.length;
+    summary[name].verified = runs.length > 0 && runs.every((r) => r.verified);
+  }
+  return { summary, results, errors, failed: errors.length > 0 || Object.values(summary).some((s) => !s.verified) };
+}
+
+const ROWS = [
+  ['spawn -> ready (ms)', 'readyMs', 0, 'lower'],
+  ['CreateTopics (ms)', 'createMs', 0, 'lower'],
+  ['Metadata for the topic (ms)', 'metadataMs', 1, 'lower'],
+  ['produce 1 record to each (ms)', 'produceMs', 0, 'lower'],
+  ['RSS before the topic (MB)', 'rssBeforeMB', 1, 'lower'],
+  ['RSS with the topic (MB)', 'rssCreatedMB', 1, 'lower'],
+  ['RSS after the produce (MB)', 'rssProducedMB', 1, 'lower'],
+  ['RSS per partition (KB)', 'rssPerPartitionKB', 2, 'lower'],
+];
+
+export function formatTable(result) {
+  const o = result.options;
+  const lines = [
+    `${o.partitions.toLocaleString('en-US')} partitions, rf 1, ${o.brokers} broker nodes, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`,
+    ...ratioTable(result.summary, ROWS),
+    `runs: ${Object.entries(result.summary).map(([n, x]) => `${n} ${x.runs}${x.verified ? '' : ' (NOT all partitions answered NONE)'}`).join(', ')}`,
+  ];
+  for (const e of result.errors) lines.push(`error: ${e}`);
+  return lines.join('\n');
+}
+
+export const part = {
+  name: 'partitions',
+  usage: 'node bench/partitions.mjs [--partitions 10000] [--brokers 3] [--runs 1] [--targets mock,ours] [--timeout 120] [--json FILE] [--quiet]\n',
+  options: {
+    partitions: { type: 'string', default: '10000' },
+    brokers: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '1' },
+  },
+  defaults: { timeout: 120, targets: 'mock,ours' },
+  run,
+  method,
+  formatTable,
+};
+
+runIfMain(import.meta.url, part);
