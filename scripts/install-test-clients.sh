@@ -3,7 +3,9 @@
 # kcat and confluent-kafka-python (both on librdkafka), kafka-python, and for
 # the compatibility suite Go with sarama's packaged sources (the sarama driver
 # is built offline from them, in GOPATH mode) and a C compiler for its cgo
-# dependency (zstd). Does nothing when they are already there.
+# dependency (zstd), and librdkafka-dev for the mock cluster that upstream
+# mode's e2e test runs as a broker we did not write. Does nothing when they
+# are already there.
 set -euo pipefail
 need=()
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
@@ -12,6 +14,8 @@ command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/Shopify/sarama ] || need+=(golang-github-shopify-sarama-dev)
 command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+# Upstream mode's e2e test builds librdkafka's mock cluster (../shared/reference) against it.
+[ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
 if ((${#need[@]} == 0)); then
   echo "test clients: already installed"
   exit 0

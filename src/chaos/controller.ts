@@ -1,12 +1,15 @@
 // The fault controller: rules as data (validated when added, counted when
 // matched and fired), the run's seeded generator, and the event log. The
 // proxy asks it, for each request, what to do; the control API and the
-// library drive it through the ChaosController interface.
+// library drive it through the ChaosController interface. In upstream mode
+// (./upstream.ts) there is no cluster model: rules whose action needs one
+// are refused when added, and node ids are whatever the upstream advertises.
 import type { Cluster } from '../broker/cluster.js';
+import { systemClock, type Clock } from '../broker/clock.js';
 import type { Logger } from '../logger.js';
 import { RuleValidationError, type ChaosController, type ChaosEvent, type FaultRule, type FaultRuleInput } from './api.js';
-import { parseAction, type ParsedAction } from './actions/index.js';
-import type { FrameOutcome, Outcome } from './actions/action.js';
+import { chaosActions, parseAction, type ParsedAction } from './actions/index.js';
+import type { FrameOutcome, Outcome, StreamLimit } from './actions/action.js';
 import { EventLog, DEFAULT_EVENT_CAPACITY } from './events.js';
 import { parseMatch, type Matcher } from './match.js';
 import { SeededRandom } from './random.js';
@@ -31,10 +34,15 @@ export interface Decision {
   outcome: Required<Outcome>;
   /** Rules whose delays, paces or cut-offs the outcome carries: removing any of them releases what is held. */
   delayRuleIds: string[];
+  /** Limits on the connection's byte stream (throttle per connection), each kept until its rule goes. */
+  limits?: (StreamLimit & { ruleId: string })[];
 }
 
 export interface ChaosEngineOptions {
-  cluster: Cluster;
+  /** kafkaesque's in-memory cluster; absent in upstream mode, where actions that need it are refused. */
+  cluster?: Cluster;
+  /** Time source without a cluster (upstream mode); with one, the cluster's clock. */
+  clock?: Clock;
   seed: number;
   log: Logger;
   eventCapacity?: number;
@@ -64,13 +72,28 @@ function combine(a: FrameOutcome, b: FrameOutcome | undefined): FrameOutcome {
 
 const snapshot = (r: FaultRule): FaultRule => structuredClone(r);
 
+/** The reason a rule is refused in upstream mode; the docs and tests quote it. */
+export const NEEDS_CLUSTER = "needs kafkaesque's in-memory cluster; not available in upstream mode";
+
+/**
+ * What an action gets as ctx.cluster in upstream mode. Actions that use it
+ * declare needsCluster and are refused before they can fire; should one not,
+ * touching this throws, and the engine forwards the request and logs why.
+ */
+const NO_CLUSTER = new Proxy({} as Cluster, {
+  get(_target, key) {
+    throw new Error(`chaos action touched the cluster model (${String(key)}): it ${NEEDS_CLUSTER}`);
+  },
+});
+
 export class ChaosEngine implements ChaosController {
   readonly seed: number;
   private readonly random: SeededRandom;
   private readonly live: LiveRule[] = [];
   private readonly byId = new Map<string, LiveRule>();
   private readonly eventLog: EventLog;
-  private readonly cluster: Cluster;
+  private readonly cluster: Cluster | undefined;
+  readonly clock: Clock;
   private readonly log: Logger;
   private nextId = 1;
   private readonly proxyEnabled: boolean;
@@ -78,12 +101,17 @@ export class ChaosEngine implements ChaosController {
 
   constructor(options: ChaosEngineOptions) {
     this.cluster = options.cluster;
+    this.clock = options.cluster?.clock ?? options.clock ?? systemClock;
     this.seed = options.seed;
     this.random = new SeededRandom(options.seed);
     this.log = options.log.child({ component: 'chaos' });
     this.eventLog = new EventLog(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, this.log);
     this.proxyEnabled = options.proxyEnabled ?? true;
     const c = this.cluster;
+    if (!c) {
+      this.detach = () => {};
+      return;
+    }
     const now = () => c.clock.now();
     const stopped = (nodeId: number) => this.eventLog.push({ time: now(), kind: 'node-stopped', nodeId });
     const started = (nodeId: number) => this.eventLog.push({ time: now(), kind: 'node-started', nodeId });
@@ -131,17 +159,20 @@ export class ChaosEngine implements ChaosController {
       while (this.byId.has(id));
     }
     if (raw.description !== undefined && typeof raw.description !== 'string') fail('description', `must be a string, got ${describe(raw.description)}`);
-    const nodeIds = [...this.cluster.nodes.keys()];
+    // Upstream mode: the nodes are whatever the upstream advertises, known only as they show up.
+    const nodeIds = this.cluster ? [...this.cluster.nodes.keys()] : null;
     const { match, matcher } = parseMatch(raw.match, nodeIds);
     const trigger = parseTrigger(raw.trigger);
-    const action = parseAction(raw.action, { nodeIds });
+    const type = isPlainObject(raw.action) ? raw.action.type : undefined;
+    if (!this.cluster && typeof type === 'string' && chaosActions.get(type)?.needsCluster) fail('action.type', `'${type}' ${NEEDS_CLUSTER}`);
+    const action = parseAction(raw.action, { nodeIds: nodeIds ?? [] });
     const rule: FaultRule = {
       id,
       ...(raw.description === undefined ? {} : { description: raw.description }),
       match,
       trigger,
       action: structuredClone(raw.action as FaultRule['action']),
-      createdAt: this.cluster.clock.now(),
+      createdAt: this.clock.now(),
       matched: 0,
       fired: 0,
     };
@@ -217,12 +248,12 @@ export class ChaosEngine implements ChaosController {
       if (live.removed || !live.matcher.test(req)) continue;
       const rule = live.rule;
       rule.matched++;
-      const now = this.cluster.clock.now();
+      const now = this.clock.now();
       if (!shouldFire(rule.trigger, rule, now, live.random)) continue;
       rule.fired++;
       let result;
       try {
-        result = live.action.module.fire(live.action.params, { request: req, cluster: this.cluster, random: live.random });
+        result = live.action.module.fire(live.action.params, { request: req, cluster: this.cluster ?? NO_CLUSTER, random: live.random });
       } catch (err) {
         this.log.error({ err, ruleId: rule.id }, 'chaos action failed; the request is forwarded');
         continue;
@@ -236,6 +267,7 @@ export class ChaosEngine implements ChaosController {
       if (!decision) decision = { outcome: { request, response: response ?? FORWARD }, delayRuleIds: [] };
       else decision.outcome = { request: combine(decision.outcome.request, request), response: combine(decision.outcome.response, response) };
       if (delayed) decision.delayRuleIds.push(rule.id);
+      for (const limit of result.limits ?? []) (decision.limits ??= []).push({ ...limit, ruleId: rule.id });
     }
     return decision;
   }

@@ -27,8 +27,12 @@ function apiKeyOf(v: unknown, field: string): number {
   return fail(field, `must be an API name or key, got ${describe(v)}`);
 }
 
-/** Checks a match (refusing unknown fields and nodes) and returns it in normal form with its matcher. */
-export function parseMatch(raw: unknown, nodeIds: readonly number[]): { match: RuleMatch; matcher: Matcher } {
+/**
+ * Checks a match (refusing unknown fields and nodes) and returns it in normal
+ * form with its matcher. `nodeIds` null: nodes are not known in advance
+ * (upstream mode discovers them), so any node id is accepted.
+ */
+export function parseMatch(raw: unknown, nodeIds: readonly number[] | null): { match: RuleMatch; matcher: Matcher } {
   if (raw === undefined) return { match: {}, matcher: { needsBody: false, test: () => true } };
   const m = record(raw, 'match', MATCH_FIELDS);
   const out: RuleMatch = {};
@@ -39,7 +43,7 @@ export function parseMatch(raw: unknown, nodeIds: readonly number[]): { match: R
     const ids = list(m.nodeId as number | number[]).map((id, i) => {
       const field = Array.isArray(m.nodeId) ? `match.nodeId[${i}]` : 'match.nodeId';
       integer(id, field, { min: 0 });
-      if (!nodeIds.includes(id)) fail(field, `no node ${id} in this cluster (nodes: ${nodeIds.join(', ')})`);
+      if (nodeIds && !nodeIds.includes(id)) fail(field, `no node ${id} in this cluster (nodes: ${nodeIds.join(', ')})`);
       return id;
     });
     if (ids.length === 0) fail('match.nodeId', 'must name at least one node');

@@ -8,7 +8,9 @@
 // rewrite a frame's bytes (rewrite.ts), write it in timed pieces (throttle,
 // slice: a frame being written holds back the later ones), or cut the
 // connection off both ways until their rule goes (blackhole). Any of these
-// on an answer turns cut-through off for it. Only this file and proxy.ts
+// on an answer turns cut-through off for it. A throttle per connection
+// sits below all that, on the raw bytes each way (stream-throttle.ts), so
+// cut-through answers are held to its bandwidth too. Only this file and proxy.ts
 // touch sockets; actions return values (actions/action.ts).
 import { connect, type Socket } from 'node:net';
 import type { Clock, Timer } from '../broker/clock.js';
@@ -17,11 +19,13 @@ import { ApiKey, ProduceApi, SaslHandshakeApi } from '../protocol/messages/index
 import { peekRequestHeader, readHeader } from '../protocol/headers.js';
 import { Reader } from '../protocol/primitives.js';
 import { FrameDecoder } from '../server/frame-decoder.js';
-import type { FrameOutcome, Pace } from './actions/action.js';
+import { FrameDeadline } from '../server/frame-deadline.js';
+import type { FrameOutcome, Pace, StreamLimit } from './actions/action.js';
 import type { ChaosEngine, Decision } from './controller.js';
 import { errorResponseBody, responseFrame } from './error-responses.js';
 import { ProxiedRequest } from './request.js';
 import { rewriteRequest, rewriteResponse } from './rewrite.js';
+import { StreamThrottle } from './stream-throttle.js';
 
 export interface ProxyConnectionOptions {
   id: number;
@@ -31,8 +35,27 @@ export interface ProxyConnectionOptions {
   /** The broker listener behind this proxy listener. */
   upstream: { host: string; port: number };
   maxRequestSize: number;
+  /** A request frame begun by the client must arrive whole within this long (slow clients); 0 or absent = no bound. */
+  requestTimeoutMs?: number;
   topicName: (topicId: string) => string | undefined;
+  /** Upstream mode (upstream.ts): broker addresses in answers are rewritten to the proxy's. */
+  answers?: AnswerRewriter;
   log: Logger;
+}
+
+/**
+ * Upstream mode's hook on answers: it sees an answer before any rule does,
+ * and an answer it wants is never cut through (its bytes may change).
+ */
+export interface AnswerRewriter {
+  /** Whether the answer to this request may carry broker addresses. */
+  wants(apiKey: number, apiVersion: number): boolean;
+  /**
+   * The answer (frame without its size prefix) as the client should see it,
+   * also without prefix; a promise while a listener for a newly seen node
+   * starts (the answer and those after it wait, in order).
+   */
+  rewrite(frame: Buffer, apiKey: number, apiVersion: number): Buffer | Promise<Buffer>;
 }
 
 /** Answers at least this large may stream through (cut-through); smaller ones are forwarded whole. */
@@ -59,6 +82,8 @@ interface Slot {
   /** Write the answer in timed pieces (slice, throttle); `pacing` while they go out. */
   pace?: Pace;
   pacing?: boolean;
+  /** Upstream mode: the answer goes through o.answers first. */
+  answer?: { apiKey: number; apiVersion: number };
 }
 
 interface Outbound {
@@ -68,6 +93,15 @@ interface Outbound {
   rules?: readonly string[];
   pacing?: boolean;
 }
+
+/** A throttle on one direction of the connection's byte stream, kept until its rule goes. */
+interface Limit {
+  readonly ruleId: string;
+  readonly throttle: StreamThrottle;
+}
+
+/** Bytes waiting in a throttled direction above which the proxy stops reading that direction's sender. */
+const LIMIT_HIGH_WATER = 64 * 1024;
 
 /** The 4-byte size prefix sits right before a frame the decoder returned; use it rather than copy. */
 function withPrefix(frame: Buffer): Buffer {
@@ -164,6 +198,12 @@ export class ProxyConnection {
   private rawTokens = 0;
   /** Cut off by a blackhole rule: nothing is read or written until it goes, then the connection resets. */
   private blackholed = false;
+  private readonly deadline: FrameDeadline | null;
+  /**
+   * Throttles on the byte stream (throttle per connection), per direction,
+   * one per rule: bytes pass through each in turn, then to the socket.
+   */
+  private readonly limits: Record<StreamLimit['direction'], Limit[]> = { request: [], response: [] };
 
   constructor(
     readonly client: Socket,
@@ -172,6 +212,7 @@ export class ProxyConnection {
   ) {
     this.log = o.log.child({ node: o.nodeId, connection: o.id });
     this.requests = new FrameDecoder(o.maxRequestSize);
+    this.deadline = o.requestTimeoutMs ? new FrameDeadline(o.requestTimeoutMs, (ms) => this.reset(`request frame incomplete after ${ms} ms (slow client)`)) : null;
     client.setNoDelay(true);
     this.upstream = connect({ host: o.upstream.host, port: o.upstream.port });
     this.upstream.setNoDelay(true);
@@ -198,6 +239,7 @@ export class ProxyConnection {
   private shutdown(): void {
     if (this.closed) return;
     this.closed = true;
+    this.deadline?.cancel();
     this.upstream.destroy();
     if (!this.client.destroyed) this.client.destroy();
     for (const cancel of [...this.holds]) cancel();
@@ -216,6 +258,7 @@ export class ProxyConnection {
     } catch (err) {
       return this.reset((err as Error).message);
     }
+    this.deadline?.update(this.requests.buffered);
     this.upstream.cork();
     try {
       for (const frame of frames) {
@@ -248,9 +291,12 @@ export class ProxyConnection {
       this.log.error({ err }, 'chaos rules failed on a request; forwarded untouched');
     }
     if (this.closed) return; // a cluster action (stop-node) took this connection down
+    // Before this request's bytes go anywhere: a connection throttle applies to them too.
+    if (decision?.limits) this.limitStream(decision.limits);
     const sasl = head.apiKey === ApiKey.SaslHandshake && head.apiVersion === 0 ? saslRounds(frame) : 0;
+    const answer = this.o.answers?.wants(head.apiKey, head.apiVersion) ? { answer: { apiKey: head.apiKey, apiVersion: head.apiVersion } } : {};
     if (!decision) {
-      if (answered) this.slots.push({ correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}) });
+      if (answered) this.slots.push({ correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}), ...answer });
       return this.sendUpstream(wire);
     }
     const { request: rq, response: rs } = decision.outcome;
@@ -258,7 +304,7 @@ export class ProxyConnection {
     switch (rq.kind) {
       case 'forward': {
         if (answered) {
-          const slot: Slot = { correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}) };
+          const slot: Slot = { correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}), ...answer };
           // A slot with a response outcome is never cut through: a rewrite or a replacement needs the whole answer.
           if (rs.kind !== 'forward' || rs.delayMs || rs.rewrite?.length || rs.pace) {
             slot.response = rs;
@@ -359,15 +405,29 @@ export class ProxyConnection {
   private upstreamBlocked = false;
   private writeUpstream(wire: Buffer): void {
     if (this.closed || this.blackholed) return;
+    const limit = this.limits.request[0];
+    if (!limit) return this.socketWriteUpstream(wire);
+    limit.throttle.write(wire);
+    // A throttled link backs up to the sender as a slow one would: stop reading it while much waits.
+    if (this.backlog('request') > LIMIT_HIGH_WATER) this.client.pause();
+  }
+
+  private socketWriteUpstream(wire: Buffer): void {
+    if (this.closed || this.blackholed) return;
     if (!this.upstream.write(wire) && !this.upstreamBlocked) {
       // Backpressure: stop reading the client until the broker side drains.
       this.upstreamBlocked = true;
       this.client.pause();
       this.upstream.once('drain', () => {
         this.upstreamBlocked = false;
-        this.client.resume();
+        this.resumeClient();
       });
     }
+  }
+
+  /** Reads the client again, unless the broker side or a request throttle still holds it back. */
+  private resumeClient(): void {
+    if (!this.closed && !this.upstreamBlocked && this.backlog('request') <= LIMIT_HIGH_WATER) this.client.resume();
   }
 
   // ---------- responses: broker -> client ----------
@@ -416,7 +476,7 @@ export class ProxyConnection {
     const size = chunk.readInt32BE(0);
     if (size < PASS_THROUGH_MIN_BYTES || 4 + size <= chunk.length) return false;
     const head = this.slots[0];
-    if (!head || !head.awaiting || head.held || head.raw || head.saslRounds || head.response || head.correlationId !== chunk.readInt32BE(4)) return false;
+    if (!head || !head.awaiting || head.held || head.raw || head.saslRounds || head.response || head.answer || head.correlationId !== chunk.readInt32BE(4)) return false;
     this.passThroughSlot = head;
     this.passThrough = 4 + size - chunk.length;
     this.writeClient(chunk);
@@ -448,6 +508,26 @@ export class ProxyConnection {
     slot.awaiting = false;
     // SaslHandshake v0 accepted (error code right after the v0 header): raw tokens follow.
     if (slot.saslRounds && frame.length >= 6 && frame.readInt16BE(4) === 0) this.rawTokens = slot.saslRounds;
+    if (slot.answer) {
+      const out = this.o.answers!.rewrite(frame, slot.answer.apiKey, slot.answer.apiVersion);
+      if (out instanceof Promise) {
+        // Held until the rewrite is done: later answers wait behind it, in order.
+        slot.held = true;
+        void out.then(
+          (rewritten) => this.settleAnswer(slot, rewritten),
+          (err: Error) => this.reset(`cannot rewrite broker addresses: ${err.message}`),
+        );
+        return;
+      }
+      frame = out;
+    }
+    this.settleAnswer(slot, frame);
+  }
+
+  /** What the rules decided for the broker's answer to a slot's request, applied. */
+  private settleAnswer(slot: Slot, frame: Buffer): void {
+    if (this.closed) return;
+    slot.held = false;
     const rs = slot.response;
     if (!rs || rs.kind === 'forward') {
       slot.frame = rs?.rewrite?.length ? rewriteResponse(frame, slot.request!.apiKey, slot.request!.apiVersion, rs.rewrite) : withPrefix(frame);
@@ -483,20 +563,97 @@ export class ProxyConnection {
       if (slot.frame) this.writeClient(slot.frame);
       if (slot.close) return this.reset('drop-response fault');
     }
-    if (!this.closed && this.upstreamEnded && this.slots.length === 0) this.client.destroySoon();
+    this.endIfDone();
+  }
+
+  /** The broker closed and every answer owed is out (throttled bytes included): close the client's side after them. */
+  private endIfDone(): void {
+    if (!this.closed && this.upstreamEnded && this.slots.length === 0 && this.backlog('response') === 0) this.client.destroySoon();
   }
 
   private clientBlocked = false;
   private writeClient(frame: Buffer): void {
+    if (this.blackholed) return;
+    const limit = this.limits.response[0];
+    if (!limit) return this.socketWriteClient(frame);
+    limit.throttle.write(frame);
+    if (this.backlog('response') > LIMIT_HIGH_WATER) this.upstream.pause();
+  }
+
+  private socketWriteClient(frame: Buffer): void {
     if (this.blackholed) return;
     if (!this.client.write(frame) && !this.clientBlocked) {
       this.clientBlocked = true;
       this.upstream.pause();
       this.client.once('drain', () => {
         this.clientBlocked = false;
-        this.upstream.resume();
+        this.resumeUpstream();
       });
     }
+  }
+
+  /** Reads the broker again, unless the client side or a response throttle still holds it back. */
+  private resumeUpstream(): void {
+    if (!this.closed && !this.clientBlocked && this.backlog('response') <= LIMIT_HIGH_WATER) this.upstream.resume();
+  }
+
+  // ---------- connection throttles ----------
+
+  /**
+   * Starts the throttles a decision asks for, one per rule and direction
+   * (a rule firing again on this connection changes nothing). Each lasts
+   * until its rule is removed; then what it holds goes at once, in order.
+   */
+  private limitStream(limits: readonly (StreamLimit & { ruleId: string })[]): void {
+    for (const { ruleId, direction, bytesPerSecond } of limits) {
+      const chain = this.limits[direction];
+      if (chain.some((l) => l.ruleId === ruleId)) continue;
+      const limit: Limit = {
+        ruleId,
+        throttle: new StreamThrottle(this.o.clock, bytesPerSecond, (bytes) => this.afterLimit(direction, limit, bytes), () => this.limitDrained(direction)),
+      };
+      let unregister = () => {};
+      const cancel = () => {
+        limit.throttle.cancel();
+        unregister();
+        this.holds.delete(cancel);
+      };
+      const registered = this.o.engine.registerHold([ruleId], () => {
+        this.holds.delete(cancel);
+        unregister();
+        limit.throttle.release(); // writes what waits, through the limits after it
+        const at = chain.indexOf(limit);
+        if (at >= 0) chain.splice(at, 1);
+        this.limitDrained(direction);
+      });
+      if (!registered) continue; // the rule is gone already
+      unregister = registered;
+      this.holds.add(cancel);
+      chain.push(limit);
+      this.log.debug({ ruleId, direction, bytesPerSecond }, 'connection throttled');
+    }
+  }
+
+  /** Bytes a throttle lets go: on to the next throttle that way, or to the socket. */
+  private afterLimit(direction: StreamLimit['direction'], limit: Limit, bytes: Buffer): void {
+    const chain = this.limits[direction];
+    const at = chain.indexOf(limit);
+    const next = at >= 0 ? chain[at + 1] : undefined;
+    if (next) next.throttle.write(bytes);
+    else if (direction === 'request') this.socketWriteUpstream(bytes);
+    else this.socketWriteClient(bytes);
+  }
+
+  private limitDrained(direction: StreamLimit['direction']): void {
+    if (direction === 'request') return this.resumeClient();
+    this.resumeUpstream();
+    this.endIfDone();
+  }
+
+  private backlog(direction: StreamLimit['direction']): number {
+    let n = 0;
+    for (const l of this.limits[direction]) n += l.throttle.pending;
+    return n;
   }
 
   private onUpstreamClosed(): void {

@@ -7,7 +7,7 @@ import type { Cluster } from '../broker/cluster.js';
 import type { Logger } from '../logger.js';
 import type { ChaosEngine } from './controller.js';
 import { ProxyConnection } from './proxy-connection.js';
-import { NodeListeners } from '../server/node-listeners.js';
+import { NodeListeners, type ListenerPolicy } from '../server/node-listeners.js';
 
 export interface ChaosProxyOptions {
   cluster: Cluster;
@@ -21,6 +21,10 @@ export interface ChaosProxyOptions {
   upstream: (nodeId: number) => { host: string; port: number };
   maxRequestSize: number;
   log: Logger;
+  /** A request frame begun by the client must arrive whole within this long; 0 = no bound. */
+  requestTimeoutMs?: number;
+  /** TLS, connection quotas, idle timeout of the client-facing listeners. */
+  policy?: Omit<ListenerPolicy, 'log'>;
 }
 
 export class ChaosProxy extends NodeListeners<ProxyConnection> {
@@ -35,6 +39,7 @@ export class ChaosProxy extends NodeListeners<ProxyConnection> {
       advertisedHost: o.advertisedHost,
       label: 'proxy for node',
       log: o.log,
+      policy: o.policy,
       accept: (socket, nodeId, untrack) =>
         new ProxyConnection(
           socket,
@@ -45,6 +50,7 @@ export class ChaosProxy extends NodeListeners<ProxyConnection> {
             clock: cluster.clock,
             upstream: o.upstream(nodeId),
             maxRequestSize: o.maxRequestSize,
+            requestTimeoutMs: o.requestTimeoutMs,
             topicName: (id) => cluster.topicById(id)?.name,
             log: o.log,
           },

@@ -9,12 +9,18 @@ export const statusCommand: CommandModule<object, ClientArgs> = {
   builder: (y) => clientOptions(y).example('$0 status --json', '{ cluster, topics, faults }') as never,
   handler: run(async (args) => {
     const client = clientFor(args);
-    const [cluster, topics] = await Promise.all([client.cluster(), client.topics()]);
+    const cluster = await client.cluster();
+    // Upstream mode: the topics are the upstream's, not kafkaesque's to list.
+    const topics = cluster.upstream === undefined ? await client.topics() : [];
     const faults = cluster.proxy ? await client.faults() : [];
     if (args.json) return printJson({ cluster, topics, faults });
-    print(`cluster ${cluster.clusterId}; bootstrap ${cluster.bootstrap || '(no live broker)'}; ${cluster.proxy ? 'chaos proxy on' : 'no proxy'}; seed ${cluster.seed ?? '-'}; control ${client.baseUrl}`);
-    for (const n of cluster.nodes) print(`node ${n.nodeId}\t${n.host}:${n.port}\t${n.alive ? 'up' : 'stopped'}${n.nodeId === cluster.controllerId ? '\tcontroller' : ''}`);
-    print(`${topics.length} topic(s)${topics.length ? ': ' + topics.map((t) => `${t.name}(${t.partitions})`).join(', ') : ''}`);
+    const mode = cluster.upstream !== undefined ? `upstream mode: chaos proxy in front of ${cluster.upstream}` : cluster.proxy ? 'chaos proxy on' : 'no proxy';
+    print(`cluster ${cluster.clusterId || '(not seen yet)'}; bootstrap ${cluster.bootstrap || '(no live broker)'}; ${mode}; seed ${cluster.seed ?? '-'}; control ${client.baseUrl}`);
+    for (const n of cluster.nodes) {
+      const name = n.nodeId < 0 ? `bootstrap ${-n.nodeId}` : `node ${n.nodeId}`;
+      print(`${name}\t${n.host}:${n.port}\t${n.upstream !== undefined ? `-> ${n.upstream}` : n.alive ? 'up' : 'stopped'}${n.nodeId >= 0 && n.nodeId === cluster.controllerId ? '\tcontroller' : ''}`);
+    }
+    if (cluster.upstream === undefined) print(`${topics.length} topic(s)${topics.length ? ': ' + topics.map((t) => `${t.name}(${t.partitions})`).join(', ') : ''}`);
     print(`${faults.length} fault rule(s)`);
     for (const r of faults) print(`  ${ruleLine(r)}`);
   }),

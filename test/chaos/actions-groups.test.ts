@@ -86,6 +86,22 @@ test('rebalance forces the whole group to rejoin, or evicts one member by id or 
   expect(committed(cluster)).toEqual([[0, 8], [1, 5], [2, 2]]);
 });
 
+test('without groupId, the group the request names; evictSender evicts the member that sent it', () => {
+  const { cluster, g, a, b } = stableGroup();
+  const heartbeat = (memberId: string) => proxied(ApiKey.Heartbeat, 4, { groupId: 'g', generationId: 2, memberId, groupInstanceId: null });
+  const fireOn = (request: ReturnType<typeof proxied>, params: Record<string, unknown>) => {
+    const module = chaosActions.get('rebalance')!;
+    return module.fire(module.parse({ type: 'rebalance', ...params }, { nodeIds: [0] }), { request, cluster, random: new SeededRandom(1).fork('rule-1') });
+  };
+  expect(fireOn(heartbeat(b), { evictSender: true }).detail).toEqual({ groupId: 'g', memberId: b, result: 'evicted' });
+  expect(g.heartbeat(b, 2)).toBe('UNKNOWN_MEMBER_ID');
+  expect(g.heartbeat(a, 2)).toBe('REBALANCE_IN_PROGRESS');
+  expect(fireOn(heartbeat(b), { evictSender: true }).detail).toEqual({ groupId: 'g', memberId: b, result: 'unknown-member' });
+  expect(fireOn(heartbeat(a), {}).detail).toEqual({ groupId: 'g', result: 'already-rebalancing' });
+  expect(fireOn(proxied(ApiKey.Metadata, 9, { topics: null, allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false }), {}).detail).toEqual({ result: 'no-group' });
+  expect(fire(cluster, 'rewind', { by: 3 }).detail).toMatchObject({ groupId: 'g', offsets: [{ partition: 0, from: 8, to: 5 }, { partition: 1, from: 5, to: 2 }, { partition: 2, from: 2, to: 0 }] });
+});
+
 function refusal(action: Record<string, unknown>): string {
   const { chaos } = engine();
   try {
@@ -98,7 +114,7 @@ function refusal(action: Record<string, unknown>): string {
 }
 
 test.each<[Record<string, unknown>, string]>([
-  [{ type: 'rewind', by: 1 }, 'action.groupId'],
+  [{ type: 'rewind', groupId: '', by: 1 }, 'action.groupId'],
   [{ type: 'rewind', groupId: 'g' }, 'action.to'],
   [{ type: 'rewind', groupId: 'g', to: 'latest' }, 'action.to'],
   [{ type: 'rewind', groupId: 'g', to: -1 }, 'action.to'],
@@ -106,7 +122,9 @@ test.each<[Record<string, unknown>, string]>([
   [{ type: 'rewind', groupId: 'g', to: 0, by: 1 }, 'action.by'],
   [{ type: 'rewind', groupId: 'g', partition: 0, by: 1 }, 'action.partition'],
   [{ type: 'rewind', groupId: 'g', by: 1, offset: 3 }, 'action.offset'],
-  [{ type: 'rebalance' }, 'action.groupId'],
+  [{ type: 'rebalance', groupId: 5 }, 'action.groupId'],
+  [{ type: 'rebalance', evictSender: 'yes' }, 'action.evictSender'],
+  [{ type: 'rebalance', memberId: 'm', evictSender: true }, 'action.evictSender'],
   [{ type: 'rebalance', groupId: 'g', memberId: '' }, 'action.memberId'],
 ])('refuses %j, naming %s', (action, field) => {
   expect(refusal(action)).toBe(field);

@@ -53,7 +53,12 @@ test('a kafkajs consumer whose answers start with records it has had processes e
   };
   await until(() => seen.length === 10);
   // Paused, so that its next fetch finds new records behind its position (a long poll would wait for them instead).
+  // A fetch already in flight would still bring them (and pass before the rule exists): let it end first.
+  const fetchEnded = new Promise<void>((resolve) => {
+    const off = consumer.on(consumer.events.FETCH, () => (off(), resolve()));
+  });
   consumer.pause([{ topic }]);
+  await fetchEnded;
   const producer = client.producer();
   await producer.connect();
   await producer.send({ topic, messages: [10, 11, 12, 13, 14].map((i) => ({ value: `m${i}` })) });

@@ -8,8 +8,10 @@
 // Protocol faults act on whole frames. Byte faults fit the same shape: a
 // per-frame one (slice this answer into n-byte pieces, pace it at b bytes/s)
 // is a `pace` on a forward outcome that the core applies when it writes that
-// frame's bytes; cutting a connection off (blackhole) is an outcome of its
-// own that the core keeps until the rule goes. Neither needs sockets here.
+// frame's bytes; a limit on a connection's byte stream (throttle it to b
+// bytes/s until the rule goes) is a `limits` entry on the result; cutting a
+// connection off (blackhole) is an outcome of its own that the core keeps
+// until the rule goes. None needs sockets here.
 import type { Cluster } from '../../broker/cluster.js';
 import type { RuleAction } from '../api.js';
 import type { SeededRandom } from '../random.js';
@@ -67,8 +69,22 @@ export interface ActionContext {
   readonly random: SeededRandom;
 }
 
+/**
+ * A limit on one direction of the byte stream of the connection a request
+ * came on (throttle with scope 'connection'): from when the rule fires until
+ * it is removed, every byte that way (whole frames, cut-through answers,
+ * paced pieces) leaves no faster than bytesPerSecond (../stream-throttle.ts).
+ * 'request' is client to broker, 'response' broker to client.
+ */
+export interface StreamLimit {
+  direction: 'request' | 'response';
+  bytesPerSecond: number;
+}
+
 export interface ActionResult {
   outcome: Outcome;
+  /** Limits on the connection's byte stream that last until the rule goes; a connection takes each rule's once. */
+  limits?: StreamLimit[];
   /** What the action did, for the event (`{ code: 'NOT_LEADER_OR_FOLLOWER' }`, `{ ms: 120 }`). */
   detail?: Record<string, unknown>;
 }
@@ -76,9 +92,10 @@ export interface ActionResult {
 export interface ChaosAction<P extends object = object> {
   readonly type: string;
   /**
-   * 'frame': every action fires on a request. Byte faults (throttle, slice)
-   * act on the chunks a frame is written in, through a `pace` on its outcome;
-   * no action needs a hook below the framing yet.
+   * 'frame': every action fires on a request. Byte faults act on the chunks
+   * a frame is written in, through a `pace` on its outcome (throttle and
+   * slice per frame), or on the connection's byte stream below the framing,
+   * through `limits` on the result (throttle per connection).
    */
   readonly layer: 'frame';
   /** One line for docs and CLI help. */
@@ -87,6 +104,11 @@ export interface ChaosAction<P extends object = object> {
   readonly params: readonly string[];
   /** Does the action need the decoded request (to build an error response, say)? */
   readonly needsBody?: boolean;
+  /**
+   * Does it act on kafkaesque's in-memory cluster (ctx.cluster)? Such rules
+   * are refused in upstream mode (../upstream.ts), where there is none.
+   */
+  readonly needsCluster?: boolean;
   /**
    * Checks the parameters and fills defaults. Throws RuleValidationError
    * naming the field as `action.<param>`. `nodeIds` are the cluster's nodes.

@@ -1,6 +1,7 @@
 // corrupt: damages record batches on their way through. On a Produce request
-// every batch's CRC is flipped, so the broker answers CORRUPT_MESSAGE (a
-// retriable error: the producer resends the intact batch). On a Fetch answer,
+// every batch's CRC is flipped, so the broker answers CORRUPT_MESSAGE
+// (retriable in Kafka: kafkajs and the Java producer resend the intact
+// batch; librdkafka takes it as permanent and fails the delivery). On a Fetch answer,
 // mode 'crc' (default) flips the CRC of every batch in it (a client that
 // checks CRCs refuses it: the Java consumer's check.crcs, librdkafka's
 // check.crcs); mode 'value' re-encodes each data batch with the same

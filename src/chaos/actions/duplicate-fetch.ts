@@ -17,6 +17,7 @@ type AnyBody = Record<string, any>;
 export default defineAction({
   type: 'duplicate-fetch',
   layer: 'frame',
+  needsCluster: true,
   summary: 'Moves a Fetch request’s offsets back by `by`, so the answer serves records already delivered again',
   params: ['by', 'topic', 'partition'],
   needsBody: true,

@@ -10,6 +10,7 @@ import type { Partition } from '../../broker/partition.js';
 export default defineAction({
   type: 'expire-producer',
   layer: 'frame',
+  needsCluster: true,
   summary: 'Forgets a producer id on a partition, a topic, or everywhere, then forwards the request',
   params: ['producerId', 'topic', 'partition'],
   parse: (raw) => {

@@ -8,6 +8,7 @@ import { string } from '../validate.js';
 export default defineAction({
   type: 'fence',
   layer: 'frame',
+  needsCluster: true,
   summary: 'Fences a transactional id (epoch bump, open transaction aborted), then forwards the request',
   params: ['transactionalId'],
   parse: (raw) => ({ transactionalId: string(raw.transactionalId, 'action.transactionalId') }),

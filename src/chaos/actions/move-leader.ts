@@ -9,6 +9,7 @@ import { fail, integer, optionalBoolean, optionalInteger, string } from '../vali
 export default defineAction({
   type: 'move-leader',
   layer: 'frame',
+  needsCluster: true,
   summary: 'Moves the leadership of topic/partition (to a node, optionally unclean), then forwards the request',
   params: ['topic', 'partition', 'to', 'unclean'],
   parse: (raw, env) => {

@@ -7,24 +7,43 @@
 // (forceRebalance): every member's next Heartbeat answers
 // REBALANCE_IN_PROGRESS. Partitions may move; the new owner starts from the
 // last committed offset. Then forwards the request.
-import { FORWARD, defineAction } from './action.js';
-import { optionalString, string } from '../validate.js';
+//
+// Without `groupId`, the group the matched request names (a Heartbeat's, an
+// OffsetCommit's), so a preset can target whatever group the application
+// uses; `evictSender` evicts the member that sent the request.
+import { FORWARD, defineAction, type ActionContext } from './action.js';
+import { fail, optionalBoolean, optionalString } from '../validate.js';
+
+/** The group the rule names, else the first group the request names. */
+export function requestGroup(groupId: string | undefined, ctx: ActionContext): string | undefined {
+  return groupId ?? ctx.request.scope().groupIds[0];
+}
 
 export default defineAction({
   type: 'rebalance',
   layer: 'frame',
-  summary: 'Makes a group rebalance now, or evicts one member (memberId) as an expired session would, then forwards the request',
-  params: ['groupId', 'memberId'],
-  parse: (raw) => ({ groupId: string(raw.groupId, 'action.groupId'), memberId: optionalString(raw.memberId, 'action.memberId') }),
+  needsCluster: true,
+  summary: 'Makes a group rebalance now, or evicts one member (memberId, or the sender) as an expired session would, then forwards the request',
+  params: ['groupId', 'memberId', 'evictSender'],
+  parse: (raw) => {
+    const memberId = optionalString(raw.memberId, 'action.memberId');
+    const evictSender = optionalBoolean(raw.evictSender, 'action.evictSender') ?? false;
+    if (evictSender && memberId !== undefined) fail('action.evictSender', 'give either action.memberId or action.evictSender, not both');
+    return { groupId: optionalString(raw.groupId, 'action.groupId'), memberId, evictSender };
+  },
   fire: (p, ctx) => {
     const { groups } = ctx.cluster;
-    if (p.memberId !== undefined) {
+    const groupId = requestGroup(p.groupId, ctx);
+    if (groupId === undefined) return { outcome: FORWARD, detail: { result: 'no-group' } };
+    const wanted = p.evictSender ? (ctx.request.body() as { memberId?: unknown } | undefined)?.memberId : p.memberId;
+    if (p.evictSender && (typeof wanted !== 'string' || wanted === '')) return { outcome: FORWARD, detail: { groupId, result: 'no-member' } };
+    if (typeof wanted === 'string') {
       // Member ids are made by the broker (kafkajs: `${clientId}-${uuid}`): a prefix picks the first that starts with it.
-      const members = groups.describe(p.groupId)?.members ?? [];
-      const member = members.find((m) => m.memberId === p.memberId) ?? members.find((m) => m.memberId.startsWith(p.memberId!));
-      const evicted = member !== undefined && groups.expireMember(p.groupId, member.memberId);
-      return { outcome: FORWARD, detail: { groupId: p.groupId, memberId: member?.memberId ?? p.memberId, result: evicted ? 'evicted' : 'unknown-member' } };
+      const members = groups.describe(groupId)?.members ?? [];
+      const member = members.find((m) => m.memberId === wanted) ?? (p.evictSender ? undefined : members.find((m) => m.memberId.startsWith(wanted)));
+      const evicted = member !== undefined && groups.expireMember(groupId, member.memberId);
+      return { outcome: FORWARD, detail: { groupId, memberId: member?.memberId ?? wanted, result: evicted ? 'evicted' : 'unknown-member' } };
     }
-    return { outcome: FORWARD, detail: { groupId: p.groupId, result: groups.forceRebalance(p.groupId) } };
+    return { outcome: FORWARD, detail: { groupId, result: groups.forceRebalance(groupId) } };
   },
 });

@@ -7,6 +7,7 @@ import { nodeParam } from './stop-node.js';
 export default defineAction({
   type: 'start-node',
   layer: 'frame',
+  needsCluster: true,
   summary: 'Starts a stopped broker node (default: the one the request was sent to)',
   params: ['nodeId'],
   parse: (raw, env) => ({ nodeId: nodeParam(raw.nodeId, env.nodeIds) }),

@@ -13,6 +13,7 @@ export function nodeParam(raw: unknown, nodeIds: readonly number[]): number | un
 export default defineAction({
   type: 'stop-node',
   layer: 'frame',
+  needsCluster: true,
   summary: 'Stops a broker node (default: the one the request was sent to)',
   params: ['nodeId'],
   parse: (raw, env) => ({ nodeId: nodeParam(raw.nodeId, env.nodeIds) }),
