@@ -1,5 +1,6 @@
 // kafkaesque's public API.
 export { startCluster, type RunningCluster } from './start.js';
+export { startProxy, type RunningProxy, type ProxyOptions } from './chaos/upstream-start.js';
 export { defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
 export { Cluster, type BrokerNode, type Topic, type LeaderChange } from './broker/cluster.js';
 export { Partition } from './broker/partition.js';
@@ -19,6 +20,23 @@ export {
 export { chaosActions, SeededRandom } from './chaos/index.js';
 export { version } from './version.js';
 export {
+  auditDelivery,
+  formatAnomalies,
+  AuditInputError,
+  ANOMALY_KINDS,
+  type AuditSource,
+  type AuditInput,
+  type AuditReport,
+  type Anomaly,
+  type AnomalyKind,
+  type IdFrom,
+  type ProcessedItem,
+  type ProcessedRecord,
+  type SentItem,
+  type RecordRef,
+  type AuditedRecordView,
+} from './audit/index.js';
+export {
   applyPreset,
   builtinPresetsDir,
   findPreset,
@@ -32,7 +50,7 @@ export {
 } from './presets/index.js';
 export { ControlClient, ControlError, type ControlClientOptions, type RequestInput } from './control/client.js';
 export { startControlServer, type ControlServer, type ControlServerOptions } from './control/server.js';
-export type { ControlTarget } from './control/target.js';
+export type { ControlTarget, UpstreamTarget } from './control/target.js';
 export type {
   Routes,
   RouteKey,
@@ -60,4 +78,5 @@ export type {
   PresetSummary,
   AppliedPreset,
   ApplyPresetRequest,
+  AuditRequest,
 } from './control/types.js';

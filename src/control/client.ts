@@ -4,6 +4,8 @@
 // Uses the global fetch (Node 20), so it loads nothing of the broker and works
 // from a jest worker talking to a cluster that globalSetup started.
 import type {
+  AuditReport,
+  AuditRequest,
   AppliedPreset,
   ApplyPresetRequest,
   ClusterView,
@@ -237,8 +239,11 @@ export class ControlClient {
   /** Every event from `since` on, as it happens, until the signal aborts (long polls of `waitMs`). */
   async *followEvents(options: { since?: number; waitMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<ChaosEvent> {
     let since = options.since ?? 0;
+    // An abort ends the wait at once, not when the current long poll answers.
+    const aborted = new Promise<undefined>((resolve) => options.signal?.addEventListener('abort', () => resolve(undefined), { once: true }));
     while (!options.signal?.aborted) {
-      const page = await this.events({ since, wait: options.waitMs ?? 10_000 });
+      const page = await Promise.race([this.events({ since, wait: options.waitMs ?? 10_000 }), aborted]);
+      if (page === undefined) return;
       for (const e of page.events) yield e;
       since = page.next;
     }
@@ -264,5 +269,10 @@ export class ControlClient {
   /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */
   reset(): Promise<ResetResult> {
     return this.request('POST /v1/reset');
+  }
+
+  /** The delivery audit (docs/audit.md): what was lost, duplicated or reordered, each with the events before it. */
+  audit(input: AuditRequest): Promise<AuditReport> {
+    return this.request('POST /v1/audit', { body: input });
   }
 }

@@ -3,15 +3,25 @@
 // first (a rule must not act on what follows), stopped nodes start again (so
 // the start topics get their full replica sets), then the data goes.
 //
+// The start presets are applied again last, so that a suite started with
+// `--preset flaky-network` keeps its faults from test to test.
+//
 // Kept across a reset: the event log (its seq keeps increasing), the producer
 // id allocator (a client still holding an old id cannot collide with a new
 // one), the replication lag and paused followers set through the model.
 import type { TopicSpec } from '../options.js';
+import { applyPreset } from '../presets/apply.js';
+import type { Preset } from '../presets/validate.js';
 import type { ControlTarget } from './target.js';
 import type { ResetResult } from './types.js';
 
-/** Resets a running cluster; `topics` are the ones of its `topics` start option, created again. */
-export async function resetCluster({ cluster, chaos, startNode }: Pick<ControlTarget, 'cluster' | 'chaos' | 'startNode'>, topics: readonly TopicSpec[]): Promise<ResetResult> {
+/** Resets a running cluster to its start state: `topics` and `presets` are those of its start options, created and applied again. */
+export async function resetCluster(
+  { cluster, chaos, startNode }: Pick<ControlTarget, 'cluster' | 'chaos' | 'startNode'>,
+  topics: readonly TopicSpec[],
+  presets: readonly Preset[] = [],
+): Promise<ResetResult> {
+  if (!cluster) throw new Error('reset: no cluster model here (upstream mode clears faults only: RunningProxy.reset)');
   const rulesCleared = chaos ? chaos.clearRules() : 0;
   const nodesStarted: number[] = [];
   for (const node of cluster.nodes.values()) {
@@ -30,6 +40,7 @@ export async function resetCluster({ cluster, chaos, startNode }: Pick<ControlTa
     if (!r.ok) throw new Error(`reset: cannot create topic ${t.name}: ${r.error}: ${r.message}`);
     topicsCreated.push(t.name);
   }
-  cluster.log.info({ rulesCleared, nodesStarted, topicsDeleted: topicsDeleted.length, groupsDeleted, transactionsDeleted, topicsCreated }, 'cluster reset');
-  return { rulesCleared, nodesStarted, topicsDeleted, groupsDeleted, transactionsDeleted, topicsCreated };
+  const presetsApplied = chaos ? presets.map((p) => (applyPreset(chaos, p), p.name)) : [];
+  cluster.log.info({ rulesCleared, nodesStarted, topicsDeleted: topicsDeleted.length, groupsDeleted, transactionsDeleted, topicsCreated, presetsApplied }, 'cluster reset');
+  return { rulesCleared, nodesStarted, topicsDeleted, groupsDeleted, transactionsDeleted, topicsCreated, presetsApplied };
 }

@@ -3,7 +3,10 @@
 // handler. Handlers check their input (400 naming the field), call the
 // cluster model or the fault controller, and return a view (views.ts); they
 // throw HttpError for everything else. server.ts owns the HTTP plumbing.
+import type { Cluster } from '../broker/cluster.js';
 import type { ChaosController, FaultRuleInput } from '../chaos/api.js';
+import { auditDelivery } from '../audit/audit.js';
+import { AuditInputError, validateAuditInput } from '../audit/validate.js';
 import { applyPreset } from '../presets/apply.js';
 import { findPreset, listPresets } from '../presets/load.js';
 import { validatePreset, type Preset } from '../presets/validate.js';
@@ -30,6 +33,8 @@ export interface RouteEntry<K extends RouteKey> {
   query?: readonly string[];
   /** Success status; default 200. */
   status?: number;
+  /** A larger body limit than the server's (the audit's processed list). */
+  maxBodyBytes?: number;
   handle(ctx: RequestContext<K>): Routes[K]['response'] | Promise<Routes[K]['response']>;
 }
 
@@ -42,6 +47,8 @@ export const EVENTS_MAX_LIMIT = 10_000;
 export const EVENTS_MAX_WAIT_MS = 30_000;
 export const FAULT_WAIT_DEFAULT_MS = 10_000;
 export const FAULT_WAIT_MAX_MS = 60_000;
+/** The audit's body carries every processed item: room for about a million ids. */
+export const AUDIT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 // ---------------------------------------------------------------- input checks
 
@@ -107,15 +114,21 @@ function faultsOf(target: ControlTarget): ChaosController {
   return target.chaos!;
 }
 
+/** The cluster model, for the routes that read or change it; upstream mode has none. */
+function modelOf(target: ControlTarget): Cluster {
+  if (!target.cluster) throw new HttpError(409, 'upstream_mode', `not available in upstream mode: the proxy fronts ${target.upstream?.bootstrap ?? 'another cluster'}, which kafkaesque does not model; use that cluster's own tools`);
+  return target.cluster;
+}
+
 function nodeOf(target: ControlTarget, raw: string) {
   const id = wholeNumber('id', raw);
-  const node = target.cluster.nodes.get(id);
+  const node = modelOf(target).nodes.get(id);
   if (!node) throw notFound(`node ${id}`);
   return node;
 }
 
 function topicOf(target: ControlTarget, name: string) {
-  const t = target.cluster.topic(name);
+  const t = modelOf(target).topic(name);
   if (!t) throw notFound(`topic '${name}'`);
   return t;
 }
@@ -150,14 +163,13 @@ export const routes: RouteTable = {
   'GET /v1/version': { handle: () => ({ name: 'kafkaesque', version, api: 'v1' }) },
 
   'GET /v1/cluster': {
-    handle: ({ target }) => ({
-      clusterId: target.cluster.clusterId,
-      controllerId: target.cluster.controllerId,
-      bootstrap: target.bootstrap,
-      nodes: [...target.cluster.nodes.values()].sort((a, b) => a.nodeId - b.nodeId).map(nodeView),
-      proxy: proxyOn(target),
-      seed: target.chaos?.seed ?? null,
-    }),
+    handle: ({ target }) => {
+      const common = { bootstrap: target.bootstrap, proxy: proxyOn(target), seed: target.chaos?.seed ?? null };
+      const { upstream } = target;
+      if (upstream) return { clusterId: upstream.clusterId, controllerId: upstream.controllerId, ...common, nodes: upstream.nodes(), upstream: upstream.bootstrap };
+      const cluster = modelOf(target);
+      return { clusterId: cluster.clusterId, controllerId: cluster.controllerId, ...common, nodes: [...cluster.nodes.values()].sort((a, b) => a.nodeId - b.nodeId).map(nodeView) };
+    },
   },
 
   'POST /v1/nodes/:id/stop': {
@@ -176,14 +188,14 @@ export const routes: RouteTable = {
     },
   },
 
-  'GET /v1/topics': { handle: ({ target }) => ({ topics: [...target.cluster.topics.values()].map(topicSummary).sort(byName((t) => t.name)) }) },
+  'GET /v1/topics': { handle: ({ target }) => ({ topics: [...modelOf(target).topics.values()].map(topicSummary).sort(byName((t) => t.name)) }) },
 
   'POST /v1/topics': {
     status: 201,
     handle: ({ target, body }) => {
       const o = bodyObject(body, ['name', 'partitions', 'replicationFactor', 'configs']);
       if (typeof o.name !== 'string' || o.name === '') throw badParameter('name', 'expected the topic name');
-      const r = target.cluster.createTopic(o.name, {
+      const r = modelOf(target).createTopic(o.name, {
         numPartitions: optionalInt(o, 'partitions', 1),
         replicationFactor: optionalInt(o, 'replicationFactor', 1),
         configs: stringMap(o, 'configs'),
@@ -197,7 +209,7 @@ export const routes: RouteTable = {
 
   'DELETE /v1/topics/:name': {
     handle: ({ target, params }) => {
-      const r = target.cluster.deleteTopic(topicOf(target, params.name).name);
+      const r = modelOf(target).deleteTopic(topicOf(target, params.name).name);
       if (!r.ok) throw kafkaError(r.error, r.message);
       return { deleted: r.value.name };
     },
@@ -214,7 +226,7 @@ export const routes: RouteTable = {
   'GET /v1/topics/:name/partitions/:partition/producers': {
     handle: ({ target, params }) => {
       const p = partitionOf(target, params.name, params.partition);
-      return { producers: p.producers.producers(target.cluster.clock.now()).map(producerView).sort((a, b) => a.producerId - b.producerId) };
+      return { producers: p.producers.producers(modelOf(target).clock.now()).map(producerView).sort((a, b) => a.producerId - b.producerId) };
     },
   },
 
@@ -222,7 +234,7 @@ export const routes: RouteTable = {
     handle: ({ target, params, body }) => {
       const p = partitionOf(target, params.name, params.partition);
       const o = bodyObject(body, ['to', 'unclean'], true);
-      const r = target.cluster.electLeader(p.topic, p.index, { nodeId: optionalInt(o, 'to', 0), unclean: optionalBool(o, 'unclean') });
+      const r = modelOf(target).electLeader(p.topic, p.index, { nodeId: optionalInt(o, 'to', 0), unclean: optionalBool(o, 'unclean') });
       if (!r.ok) throw kafkaError(r.error, r.message);
       return { ...r.value };
     },
@@ -230,7 +242,7 @@ export const routes: RouteTable = {
 
   'GET /v1/groups': {
     handle: ({ target }) => {
-      const { groups } = target.cluster;
+      const { groups } = modelOf(target);
       const described = groups.groupIds().sort().map((id) => groups.describe(id));
       return { groups: described.filter((d) => d !== undefined).map(groupSummary) };
     },
@@ -238,19 +250,19 @@ export const routes: RouteTable = {
 
   'GET /v1/groups/:id': {
     handle: ({ target, params }) => {
-      const d = target.cluster.groups.describe(params.id);
+      const d = modelOf(target).groups.describe(params.id);
       if (!d) throw notFound(`group '${params.id}'`);
-      return groupView(target.cluster, d);
+      return groupView(modelOf(target), d);
     },
   },
 
   'GET /v1/transactions': {
-    handle: ({ target }) => ({ transactions: target.cluster.transactions.all().map(transactionView).sort(byName((t) => t.transactionalId)) }),
+    handle: ({ target }) => ({ transactions: modelOf(target).transactions.all().map(transactionView).sort(byName((t) => t.transactionalId)) }),
   },
 
   'GET /v1/transactions/:id': {
     handle: ({ target, params }) => {
-      const t = target.cluster.transactions.get(params.id);
+      const t = modelOf(target).transactions.get(params.id);
       if (!t) throw notFound(`transactional id '${params.id}'`);
       return transactionView(t);
     },
@@ -324,6 +336,19 @@ export const routes: RouteTable = {
   },
 
   'POST /v1/reset': { handle: ({ target }) => target.reset() },
+
+  'POST /v1/audit': {
+    maxBodyBytes: AUDIT_MAX_BODY_BYTES,
+    handle: ({ target, body }) => {
+      try {
+        // No functions over HTTP: idFrom is 'key' or { header }.
+        return auditDelivery({ cluster: modelOf(target), chaos: target.chaos }, validateAuditInput(body, false));
+      } catch (err) {
+        if (err instanceof AuditInputError) throw badParameter(err.field, err.reason);
+        throw err;
+      }
+    },
+  },
 
   'GET /v1/presets': { handle: () => ({ presets: listPresets().map((p) => ({ name: p.name, description: p.description, rules: p.rules.length })) }) },
 

@@ -126,11 +126,11 @@ export async function startControlServer(target: ControlTarget, options: Control
       if (allowed.length) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`, undefined, { allow: allowed.join(', ') });
       throw new HttpError(404, 'unknown_route', `no route ${method} ${url.pathname}; see docs/control-api.md`);
     }
-    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; handle(ctx: RequestContext<RouteKey>): unknown };
+    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; maxBodyBytes?: number; handle(ctx: RequestContext<RouteKey>): unknown };
     for (const name of url.searchParams.keys()) {
       if (!entry.query?.includes(name)) throw new HttpError(400, 'bad_parameter', `unknown query parameter '${name}'${entry.query ? ` (expected ${entry.query.join(', ')})` : ''}`, name);
     }
-    const body = await readBody(req, maxBody);
+    const body = await readBody(req, Math.max(maxBody, entry.maxBodyBytes ?? 0));
     const gone = new AbortController();
     const onClose = () => gone.abort();
     res.on('close', onClose);

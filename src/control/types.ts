@@ -5,8 +5,12 @@
 // this file without loading the broker.
 import type { ChaosEvent, FaultRule, FaultRuleInput } from '../chaos/api.js';
 import type { Preset } from '../presets/validate.js';
+import type { AuditInput, AuditReport, IdFromJson } from '../audit/types.js';
 
-export type { ChaosEvent, FaultRule, FaultRuleInput, Preset };
+export type { ChaosEvent, FaultRule, FaultRuleInput, Preset, AuditReport };
+
+/** The body of POST /v1/audit: the library's audit input with `idFrom` as JSON ('key' or { header }). */
+export type AuditRequest = AuditInput<IdFromJson>;
 
 /** The body of every non-2xx answer. */
 export interface ErrorBody {
@@ -33,6 +37,8 @@ export interface NodeView {
   port: number;
   rack: string | null;
   alive: boolean;
+  /** Upstream mode: the upstream broker's own host:port, which this proxy listener forwards to. */
+  upstream?: string;
 }
 
 export interface ClusterView {
@@ -46,6 +52,14 @@ export interface ClusterView {
   proxy: boolean;
   /** The run's random seed (the same seed and traffic fire the same faults); null without a fault controller. */
   seed: number | null;
+  /**
+   * Upstream mode (docs/upstream.md): the bootstrap of the cluster the proxy
+   * fronts, as given. Then clusterId and controllerId are the upstream's as
+   * its last Metadata answer said ('' and -1 before one), `nodes` are the
+   * proxy listeners of the brokers seen so far, and the cluster-model routes
+   * (topics, groups, transactions, nodes, leaders) answer 409 upstream_mode.
+   */
+  upstream?: string;
 }
 
 export interface TopicSummary {
@@ -264,6 +278,8 @@ export interface ResetResult {
   transactionsDeleted: number;
   /** The topics of the `topics` start option, created again. */
   topicsCreated: string[];
+  /** The presets of the `presets` start option (`--preset`), applied again: their triggers count from zero. */
+  presetsApplied: string[];
 }
 
 /** A built-in preset as GET /v1/presets lists it. */
@@ -316,6 +332,7 @@ export interface Routes {
   'POST /v1/faults/:id/wait': RouteSpec<FaultRule, WaitForFaultRequest | undefined>;
   'GET /v1/events': RouteSpec<EventsPage, undefined, EventsQuery>;
   'POST /v1/reset': RouteSpec<ResetResult>;
+  'POST /v1/audit': RouteSpec<AuditReport, AuditRequest>;
   'GET /v1/presets': RouteSpec<{ presets: PresetSummary[] }>;
   'GET /v1/presets/:name': RouteSpec<Preset>;
   'POST /v1/presets/:name/apply': RouteSpec<AppliedPreset, ApplyPresetRequest | undefined>;

@@ -3,6 +3,7 @@
 //   KAFKA_BROKERS   comma-separated bootstrap, for the Kafka client
 //   KAFKAESQUE_URL  the control API (ControlClient.fromEnv(), the CLI)
 //   KAFKAESQUE_TOKEN when a control token is configured
+//   KAFKAESQUE_TLS_CA with `tls`: the PEM CA certificate the client trusts
 // Options: `globals: { kafkaesque: { … } }` in the jest config, then
 // KAFKAESQUE_OPTIONS / KAFKAESQUE_PRESETS (docs/jest.md).
 //
@@ -13,6 +14,7 @@
 //     globals: { kafkaesque: { brokers: 3, topics: [{ name: 'orders', partitions: 3 }], presets: [] } },
 //   };
 import { startCluster, type RunningCluster } from '../start.js';
+import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
 import { fixtureOptions } from './options.js';
 
 /** Where globalTeardown finds the cluster: globalSetup and globalTeardown run in the same (parent) process. */
@@ -23,11 +25,14 @@ interface ProjectConfigLike {
 }
 
 export default async function globalSetup(_globalConfig?: unknown, projectConfig?: ProjectConfigLike): Promise<void> {
-  const g = globalThis as Record<symbol, RunningCluster | undefined>;
+  const g = globalThis as Record<symbol, RunningCluster | RunningProxy | undefined>;
   if (g[RUNNING]) return; // several projects share one cluster
-  const running = await startCluster(fixtureOptions(projectConfig?.globals));
+  const options = fixtureOptions(projectConfig?.globals);
+  // `upstream` set: the chaos proxy in front of that cluster instead (docs/upstream.md).
+  const running = options.upstream !== undefined ? await startProxy({ ...options, upstream: options.upstream }) : await startCluster(options);
   g[RUNNING] = running;
   process.env.KAFKA_BROKERS = running.bootstrap;
   process.env.KAFKAESQUE_URL = running.controlUrl;
   if (running.options.controlToken !== undefined) process.env.KAFKAESQUE_TOKEN = running.options.controlToken;
+  if (running.tls) process.env.KAFKAESQUE_TLS_CA = running.tls.ca;
 }

@@ -10,4 +10,5 @@ export default async function globalTeardown(): Promise<void> {
   await running.stop();
   delete process.env.KAFKA_BROKERS;
   delete process.env.KAFKAESQUE_URL;
+  delete process.env.KAFKAESQUE_TLS_CA;
 }

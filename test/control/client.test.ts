@@ -113,6 +113,16 @@ describe('requests', () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
+  test('followEvents: an abort ends a long poll at once', async () => {
+    api().get('/v1/events').query({ since: '0', wait: '10000' }).delay(1500).reply(200, { events: [{ seq: 1, kind: 'fault' }], next: 1 });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 50);
+    const seen: number[] = [];
+    for await (const e of client.followEvents({ signal: stop.signal })) seen.push(e.seq);
+    expect(seen).toEqual([]); // the loop ended before the poll's answer (which would have yielded seq 1)
+    await new Promise((r) => setTimeout(r, 1500)); // let the abandoned poll finish before nock is cleaned up
+  });
+
   test('the route types are checked at compile time', async () => {
     // @ts-expect-error the route needs its :name parameter
     await expect(client.request('GET /v1/topics/:name')).rejects.toThrow(TypeError);

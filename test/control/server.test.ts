@@ -447,6 +447,20 @@ describe('reset', () => {
     expect(after.map((n: any) => n.alive)).toEqual([true, true, true]);
     expect(after.map((n: any) => n.port)).toEqual(ports);
     // RunningCluster's own reset (the cluster's control URL) uses its start topics too.
-    expect((await post('/v1/reset')).body).toMatchObject({ rulesCleared: 0, topicsDeleted: ['start-topic'], topicsCreated: ['start-topic'] });
+    expect((await post('/v1/reset')).body).toMatchObject({ rulesCleared: 0, topicsDeleted: ['start-topic'], topicsCreated: ['start-topic'], presetsApplied: [] });
+  });
+
+  test('applies the start presets again, with their triggers counting from zero', async () => {
+    const running = await startCluster({ brokers: 1, presets: ['lost-ack'], logLevel: 'silent' });
+    try {
+      const [rule] = running.chaos.rules();
+      running.chaos.removeRule(rule.id);
+      running.chaos.addRule({ id: 'mine', action: { type: 'delay', ms: 1 } });
+      const result = await running.reset();
+      expect(result).toMatchObject({ rulesCleared: 1, presetsApplied: ['lost-ack'] });
+      expect(running.chaos.rules()).toEqual([expect.objectContaining({ match: rule.match, trigger: rule.trigger, action: rule.action, matched: 0, fired: 0 })]);
+    } finally {
+      await running.stop();
+    }
   });
 });

@@ -42,3 +42,23 @@ test('options: jest globals, then KAFKAESQUE_OPTIONS and KAFKAESQUE_PRESETS, ove
   expect(() => fixtureOptions({ kafkaesque: 3 }, {})).toThrow(/globals.kafkaesque must be an object/);
   expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{' })).toThrow(/KAFKAESQUE_OPTIONS is not JSON/);
 });
+
+test('with tls: globalSetup publishes the CA in KAFKAESQUE_TLS_CA, and a kafkajs client that trusts it produces', async () => {
+  const { default: globalSetup } = await import('../../src/jest/global-setup.js');
+  const { default: globalTeardown } = await import('../../src/jest/global-teardown.js');
+  const { Kafka, logLevel } = await import('kafkajs');
+  await globalSetup(undefined, { globals: { kafkaesque: { brokers: 1, tls: true } } });
+  try {
+    const ca = process.env.KAFKAESQUE_TLS_CA;
+    expect(ca).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    const kafka = new Kafka({ brokers: process.env.KAFKA_BROKERS!.split(','), ssl: { ca: [ca!] }, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    const [ack] = await producer.send({ topic: 'fixture-tls', messages: [{ value: 'over tls' }] });
+    await producer.disconnect();
+    expect(ack.errorCode).toBe(0);
+  } finally {
+    await globalTeardown();
+  }
+  expect(process.env.KAFKAESQUE_TLS_CA).toBeUndefined();
+}, 30_000);

@@ -1,0 +1,64 @@
+// auditDelivery: the library's delivery audit. Reads the audited topics' logs
+// from the cluster model, the fault events from the controller and the
+// produce journal (which startCluster keeps), and runs the checker over the
+// application's report. The control API's POST /v1/audit calls this too.
+import type { Cluster } from '../broker/cluster.js';
+import type { ChaosController } from '../chaos/api.js';
+import { check, type PartitionEvidence } from './check.js';
+import { readLog } from './log-records.js';
+import { produceJournalOf } from './produce-journal.js';
+import type { AuditInput, AuditReport } from './types.js';
+import { AuditInputError, validateAuditInput } from './validate.js';
+
+/** What the audit reads: a RunningCluster, or a cluster model and its fault controller. */
+export interface AuditSource {
+  readonly cluster: Cluster;
+  readonly chaos?: ChaosController;
+}
+
+/** The topics to audit: those asked for, else those the processed records name, else every non-internal topic. */
+function topicsOf(cluster: Cluster, input: AuditInput): string[] {
+  if (input.topics) {
+    input.topics.forEach((t, i) => {
+      if (!cluster.topic(t)) throw new AuditInputError(`topics[${i}]`, `no topic '${t}'`);
+    });
+    return [...new Set(input.topics)];
+  }
+  const named = input.processed.every((p) => typeof p !== 'string') && input.processed.length > 0;
+  const topics = named
+    ? [...new Set(input.processed.map((p) => (typeof p === 'string' ? '' : p.topic)))].filter((t) => cluster.topic(t))
+    : [...cluster.topics.values()].filter((t) => !t.internal).map((t) => t.name);
+  return topics.sort();
+}
+
+/**
+ * Checks what the application processed against what the cluster stored and
+ * acknowledged: lost writes, duplicates, aborted reads, poll skips,
+ * non-monotonic polls and sends, each with the events before it.
+ * Throws AuditInputError (field, reason) on bad input.
+ */
+export function auditDelivery(source: AuditSource, input: AuditInput): AuditReport {
+  const checked = validateAuditInput(input, true);
+  const { cluster, chaos } = source;
+  const journal = produceJournalOf(cluster);
+  const topics = topicsOf(cluster, checked);
+  const partitions: PartitionEvidence[] = [];
+  for (const name of topics) {
+    const t = cluster.topic(name)!;
+    for (const p of t.partitions) {
+      partitions.push({
+        topic: name,
+        partition: p.index,
+        records: readLog(p, t.topicId, checked.idFrom ?? 'key', journal),
+        appends: journal?.batches(t.topicId, p.index) ?? [],
+      });
+    }
+  }
+  return check({
+    topics,
+    partitions,
+    events: chaos?.events() ?? [],
+    processed: checked.processed,
+    ...(checked.sent ? { sent: checked.sent } : {}),
+  });
+}

@@ -1,0 +1,82 @@
+// The audit's input checked field by field: a bad item is refused with its
+// path (`processed[3].offset`) and why, before anything is read.
+import type { AuditInput, IdFrom, ProcessedItem, SentItem } from './types.js';
+
+/** A refused audit input: the field (`processed[3].offset`) and why. */
+export class AuditInputError extends Error {
+  override name = 'AuditInputError';
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`audit input: ${field}: ${reason}`);
+  }
+}
+
+const fail = (field: string, reason: string): never => {
+  throw new AuditInputError(field, reason);
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function only(o: Record<string, unknown>, field: string, allowed: readonly string[]): void {
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(`${field}.${k}`, `unknown field (expected ${allowed.join(', ')})`);
+}
+
+function idFromOf(v: unknown, allowFunction: boolean): IdFrom {
+  if (v === undefined || v === 'key') return 'key';
+  if (typeof v === 'function') {
+    if (!allowFunction) fail('idFrom', "a function works in process only; over HTTP use 'key' or { header: name }");
+    return v as IdFrom;
+  }
+  if (isObject(v)) {
+    only(v, 'idFrom', ['header']);
+    if (typeof v.header === 'string' && v.header !== '') return { header: v.header };
+    fail('idFrom.header', 'expected a header name');
+  }
+  return fail('idFrom', `expected 'key', { header: name }${allowFunction ? ' or a function of the record' : ''}, got ${JSON.stringify(v)}`);
+}
+
+const whole = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function processedItem(v: unknown, i: number): ProcessedItem {
+  const field = `processed[${i}]`;
+  if (typeof v === 'string') return v;
+  if (!isObject(v)) return fail(field, 'expected an id (string) or { topic, partition, offset, id?, consumer? }');
+  only(v, field, ['topic', 'partition', 'offset', 'id', 'consumer']);
+  if (typeof v.topic !== 'string' || v.topic === '') fail(`${field}.topic`, 'expected the topic name');
+  if (!whole(v.partition)) fail(`${field}.partition`, 'expected a whole number >= 0');
+  if (!whole(v.offset)) fail(`${field}.offset`, 'expected a whole number >= 0');
+  if (v.id !== undefined && typeof v.id !== 'string') fail(`${field}.id`, 'expected a string');
+  if (v.consumer !== undefined && typeof v.consumer !== 'string') fail(`${field}.consumer`, 'expected a string');
+  return v as unknown as ProcessedItem;
+}
+
+function sentItem(v: unknown, i: number): SentItem {
+  const field = `sent[${i}]`;
+  if (typeof v === 'string') return v;
+  if (!isObject(v)) return fail(field, 'expected an id (string) or { id, producer? }');
+  only(v, field, ['id', 'producer']);
+  if (typeof v.id !== 'string') fail(`${field}.id`, 'expected a string');
+  if (v.producer !== undefined && typeof v.producer !== 'string') fail(`${field}.producer`, 'expected a string');
+  return v as unknown as SentItem;
+}
+
+/** The input, checked; `allowFunction` is false over HTTP. */
+export function validateAuditInput(input: unknown, allowFunction = true): AuditInput {
+  if (!isObject(input)) return fail('body', 'expected { topics?, idFrom?, processed, sent? }');
+  only(input, 'body', ['topics', 'idFrom', 'processed', 'sent']);
+  const { topics, processed, sent } = input;
+  if (topics !== undefined) {
+    if (!Array.isArray(topics)) fail('topics', 'expected a list of topic names');
+    (topics as unknown[]).forEach((t, i) => typeof t === 'string' && t !== '' || fail(`topics[${i}]`, 'expected a topic name'));
+  }
+  if (!Array.isArray(processed)) fail('processed', 'expected the list of processed ids or records, in processing order');
+  if (sent !== undefined && !Array.isArray(sent)) fail('sent', 'expected the list of sent ids, in sending order');
+  return {
+    ...(topics !== undefined ? { topics: topics as string[] } : {}),
+    idFrom: idFromOf(input.idFrom, allowFunction),
+    processed: (processed as unknown[]).map(processedItem),
+    ...(sent !== undefined ? { sent: (sent as unknown[]).map(sentItem) } : {}),
+  };
+}
