@@ -10,6 +10,8 @@ import { createLogger } from './logger.js';
 import { resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
+import { resolveTls, secureContext } from './server/tls.js';
+import type { ListenerPolicy } from './server/node-listeners.js';
 import type { ChaosController } from './chaos/api.js';
 import { ChaosEngine } from './chaos/controller.js';
 import { ChaosProxy } from './chaos/proxy.js';
@@ -17,7 +19,9 @@ import { randomSeed } from './chaos/random.js';
 import { startControlServer, type ControlServer } from './control/server.js';
 import { resetCluster } from './control/reset.js';
 import { applyPreset } from './presets/apply.js';
+import { attachProduceJournal } from './audit/produce-journal.js';
 import { resolvePreset } from './presets/load.js';
+import type { Preset } from './presets/validate.js';
 import type { ResetResult } from './control/types.js';
 
 export interface RunningCluster {
@@ -34,7 +38,7 @@ export interface RunningCluster {
   startNode(nodeId: number): Promise<void>;
   /** Base URL of the HTTP control API (docs/control-api.md), e.g. http://127.0.0.1:40123. */
   readonly controlUrl: string;
-  /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */
+  /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, then creates the start topics and applies the start presets again. */
   reset(): Promise<ResetResult>;
   /** Faults: rules, events, the run's seed (docs/chaos.md). Rules need the proxy (`proxy: true`, the default). */
   readonly chaos: ChaosController;
@@ -42,11 +46,14 @@ export interface RunningCluster {
   readonly seed: number;
   /** Whether clients go through the chaos proxy (the addresses above are the proxy's). */
   readonly proxy: boolean;
+  /** With `tls`, the PEM CA certificate clients trust and the server certificate presented; null without TLS. */
+  readonly tls: { readonly ca: string; readonly cert: string } | null;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
 
 export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Promise<RunningCluster> {
+  if (input.upstream !== undefined) throw new RangeError('upstream: startCluster runs the in-memory cluster; put the proxy in front of another cluster with startProxy({ upstream }) (docs/upstream.md)');
   const options = resolveOptions(input);
   const log = options.logger ?? createLogger({ logLevel: options.logLevel, prettyLogs: options.prettyLogs });
   const nodeIds = options.nodeIds ?? Array.from({ length: options.brokers }, (_, i) => i);
@@ -67,6 +74,17 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   const ports = new Map(nodeIds.map((id, i) => [id, options.ports?.[i] ?? (options.port ? options.port + i : 0)]));
   const seed = options.seed ?? randomSeed();
   const chaos = new ChaosEngine({ cluster, seed, log, proxyEnabled: options.proxy });
+  // Which Produce stored which batch, and which answers faults lost: for the delivery audit.
+  attachProduceJournal(cluster, chaos);
+  const advertised = options.advertisedHost ?? options.host;
+  const tls = options.tls ? await resolveTls(options.tls, [advertised, ...(['0.0.0.0', '::'].includes(options.host) ? [] : [options.host])]) : null;
+  // What the listeners that clients reach enforce; the brokers behind the proxy only time idle connections out.
+  const clientPolicy: Omit<ListenerPolicy, 'log'> = {
+    tls: tls ? secureContext(tls) : null,
+    limits: { maxConnections: options.maxConnections, maxConnectionsPerIp: options.maxConnectionsPerIp },
+    idleMs: options.connectionsMaxIdleMs,
+    handshakeTimeoutMs: options.requestTimeoutMs,
+  };
   // With the proxy on, the proxy takes the configured ports and the brokers sit behind it on free loopback ports.
   const server = new KafkaServer({
     cluster,
@@ -77,6 +95,12 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     maxRequestSize: options.maxRequestSize,
     log,
     sasl: options.sasl ? new SaslConfig(options.sasl) : null,
+    // Behind the proxy, frames are bounded where clients send them: a throttle
+    // or slice fault that paces a request to the broker must not look like a slow client.
+    requestTimeoutMs: options.proxy ? 0 : options.requestTimeoutMs,
+    authTimeoutMs: options.requestTimeoutMs,
+    fetchLimits: { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity },
+    policy: options.proxy ? { idleMs: options.connectionsMaxIdleMs } : clientPolicy,
   });
   await server.start();
   const proxy = options.proxy
@@ -89,6 +113,8 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
         upstream: (id) => ({ host: '127.0.0.1', port: server.listeners.get(id)!.port }),
         maxRequestSize: options.maxRequestSize,
         log,
+        requestTimeoutMs: options.requestTimeoutMs,
+        policy: clientPolicy,
       })
     : undefined;
   try {
@@ -107,10 +133,11 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       throw new Error(`cannot create topic ${t.name}: ${r.error}: ${r.message}`);
     }
   }
+  let startPresets: Preset[];
   try {
-    // Loaded before anything is added, so that a bad file adds nothing.
-    const presets = options.presets.map((p) => resolvePreset(p));
-    for (const p of presets) applyPreset(chaos, p);
+    // Loaded before anything is added, so that a bad file adds nothing; kept for reset.
+    startPresets = options.presets.map((p) => resolvePreset(p));
+    for (const p of startPresets) applyPreset(chaos, p);
   } catch (err) {
     await proxy?.stop();
     await server.stop();
@@ -130,6 +157,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     chaos,
     seed,
     proxy: options.proxy,
+    tls: tls && { ca: tls.ca, cert: tls.cert },
     stopNode: async (id) => {
       const r = cluster.stopNode(id);
       if (!r.ok) throw new Error(r.message);
@@ -143,7 +171,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     get controlUrl() {
       return control?.url ?? '';
     },
-    reset: () => resetCluster(running, options.topics),
+    reset: () => resetCluster(running, options.topics, startPresets),
     stop: async () => {
       await control?.close();
       await proxy?.stop();

@@ -1,9 +1,13 @@
 // `kafkaesque start`: runs the cluster in the foreground until SIGINT or
 // SIGTERM. With --json, one JSON line on stdout says it is ready.
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { startCluster } from '../start.js';
+import { startProxy } from '../chaos/upstream-start.js';
 import { defaultOptions, type TopicSpec } from '../options.js';
 import { describeFailure } from './common.js';
+import { tlsOptionsFromFiles, writeCaFile } from '../server/tls.js';
 
 interface StartArgs {
   brokers: number;
@@ -25,11 +29,23 @@ interface StartArgs {
   'transaction-max-timeout-ms': number;
   'group-initial-rebalance-delay-ms': number;
   'max-request-size': number;
+  tls: boolean;
+  'tls-cert'?: string;
+  'tls-key'?: string;
+  'tls-ca'?: string;
+  'tls-ca-out'?: string;
+  'max-connections'?: number;
+  'max-connections-per-ip'?: number;
+  'connections-max-idle-ms': number;
+  'request-timeout-ms': number;
+  'fetch-max-bytes': number;
+  'max-records-per-fetch'?: number;
   'control-port': number;
   'control-host': string;
   'control-token'?: string;
   'control-allow-remote': boolean;
   proxy: boolean;
+  upstream?: string;
   seed?: number;
   json: boolean;
   'log-level': string;
@@ -90,6 +106,17 @@ export const startCommand: CommandModule<object, StartArgs> = {
         describe: 'group.initial.rebalance.delay.ms: how long a new group waits for more members before its first rebalance (Kafka: 3000)',
       })
       .option('max-request-size', { type: 'number', default: defaultOptions.maxRequestSize, describe: 'Largest request accepted, in bytes' })
+      .option('tls', { type: 'boolean', default: false, describe: 'TLS listeners (SSL; SASL_SSL with --sasl-user) with a certificate generated at start; its CA goes to --tls-ca-out (docs/security.md)' })
+      .option('tls-cert', { type: 'string', describe: 'PEM certificate to serve instead of a generated one (implies --tls; needs --tls-key)' })
+      .option('tls-key', { type: 'string', describe: 'PEM private key of --tls-cert' })
+      .option('tls-ca', { type: 'string', describe: 'PEM CA that signed --tls-cert, written to --tls-ca-out (default: --tls-cert itself)' })
+      .option('tls-ca-out', { type: 'string', describe: 'Write the CA clients should trust to this file (default: a new file in the temp dir; the path is printed when ready)' })
+      .option('max-connections', { type: 'number', describe: 'max.connections per listener: more connections wait for a slot (default: no limit)' })
+      .option('max-connections-per-ip', { type: 'number', describe: 'max.connections.per.ip per listener: more are closed (default: no limit)' })
+      .option('connections-max-idle-ms', { type: 'number', default: defaultOptions.connectionsMaxIdleMs, describe: 'connections.max.idle.ms: close connections with no traffic for this long (0 = never)' })
+      .option('request-timeout-ms', { type: 'number', default: defaultOptions.requestTimeoutMs, describe: 'Close a connection whose begun request, TLS handshake or SASL exchange takes longer (0 = no bound)' })
+      .option('fetch-max-bytes', { type: 'number', default: defaultOptions.fetchMaxBytes, describe: 'fetch.max.bytes: cap on a Fetch answer, by whole batches (the first always comes)' })
+      .option('max-records-per-fetch', { type: 'number', describe: 'Cap on records in a Fetch answer, by whole batches (the first always comes; default: none)' })
       .option('control-port', { type: 'number', default: defaultOptions.controlPort, describe: 'Port of the HTTP control API (0 = a free port, printed when ready)' })
       .option('control-host', { type: 'string', default: defaultOptions.controlHost, describe: 'Address the control API binds to' })
       .option('control-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on the control API (default: $KAFKAESQUE_CONTROL_TOKEN)' })
@@ -97,6 +124,10 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
       .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
       .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
+      .option('upstream', {
+        type: 'string',
+        describe: 'Upstream mode: put the chaos proxy in front of this Kafka cluster (host:port[,host:port...]) instead of the in-memory one; --port is the first proxy port (docs/upstream.md)',
+      })
       .option('seed', { type: 'number', describe: 'Seed of the fault generator, 0 to 4294967295 (default: random; printed when ready)' })
       .option('sasl-user', { type: 'string', array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
       .option('sasl-mechanism', { type: 'string', array: true, choices: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'], describe: 'SASL mechanisms to enable (default: all three)' })
@@ -106,11 +137,23 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .example('$0 start', '3 brokers on 127.0.0.1:9092-9094')
       .example('$0 start --brokers 1 --port 0 --json', 'one broker on a free port; prints {"bootstrap":...}')
       .example('$0 start --topic orders:6:3', 'pre-create a topic')
-      .example('$0 start --preset lost-ack --preset ./my-story.json', 'start with the rules of presets') as never,
+      .example('$0 start --preset lost-ack --preset ./my-story.json', 'start with the rules of presets')
+      .example('$0 start --tls --tls-ca-out ca.pem', 'TLS listeners; clients trust ca.pem')
+      .example('$0 start --upstream kafka.internal:9092 --port 19092', 'the chaos proxy in front of a real cluster; clients bootstrap from 127.0.0.1:19092') as never,
   handler: async (args) => {
+    if (args.upstream !== undefined) return startUpstream(args);
     let running;
     try {
+      if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
+      const tls = args['tls-cert'] !== undefined ? tlsOptionsFromFiles({ cert: args['tls-cert'], key: args['tls-key']!, ca: args['tls-ca'] }) : args.tls ? (true as const) : undefined;
       running = await startCluster({
+        tls,
+        maxConnections: args['max-connections'],
+        maxConnectionsPerIp: args['max-connections-per-ip'],
+        connectionsMaxIdleMs: args['connections-max-idle-ms'],
+        requestTimeoutMs: args['request-timeout-ms'],
+        fetchMaxBytes: args['fetch-max-bytes'],
+        maxRecordsPerFetch: args['max-records-per-fetch'],
         brokers: args.brokers,
         port: args.port,
         ports: numberList(args.ports, 'ports'),
@@ -143,17 +186,85 @@ export const startCommand: CommandModule<object, StartArgs> = {
       process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
       process.exit(1);
     }
-    const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: running.proxy, seed: running.seed, pid: process.pid };
+    let tlsCa: string | undefined;
+    try {
+      if (running.tls) tlsCa = writeCaFile(running.tls.ca, args['tls-ca-out']);
+    } catch (err) {
+      process.stderr.write(`kafkaesque: --tls-ca-out ${args['tls-ca-out']}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      await running.stop();
+      process.exit(1);
+    }
+    const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: running.proxy, seed: running.seed, pid: process.pid, ...(tlsCa ? { tlsCa } : {}) };
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-    else process.stdout.write(`kafkaesque: ${args.brokers} broker(s) ready; bootstrap ${running.bootstrap}; control ${running.controlUrl}; ${running.proxy ? 'chaos proxy on' : 'no proxy'}; seed ${running.seed}\n`);
+    else process.stdout.write(`kafkaesque: ${args.brokers} broker(s) ready; bootstrap ${running.bootstrap}; control ${running.controlUrl}; ${running.proxy ? 'chaos proxy on' : 'no proxy'}; seed ${running.seed}${tlsCa ? `; TLS, CA in ${tlsCa}` : ''}\n`);
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       await running.stop();
+      // A CA file we chose the place of belongs to this run; one at --tls-ca-out is the user's.
+      if (tlsCa && !args['tls-ca-out']) rmSync(dirname(tlsCa), { recursive: true, force: true });
       process.exit(0);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   },
 };
+
+/** `start --upstream`: the chaos proxy in front of another cluster (docs/upstream.md). */
+async function startUpstream(args: StartArgs): Promise<void> {
+  let running;
+  try {
+    if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
+    const tls = args['tls-cert'] !== undefined ? tlsOptionsFromFiles({ cert: args['tls-cert'], key: args['tls-key']!, ca: args['tls-ca'] }) : args.tls ? (true as const) : undefined;
+    running = await startProxy({
+      tls,
+      maxConnections: args['max-connections'],
+      maxConnectionsPerIp: args['max-connections-per-ip'],
+      connectionsMaxIdleMs: args['connections-max-idle-ms'],
+      requestTimeoutMs: args['request-timeout-ms'],
+      upstream: args.upstream!,
+      port: args.port,
+      ports: numberList(args.ports, 'ports'),
+      host: args.host,
+      advertisedHost: args['advertised-host'],
+      topics: args.topic.map(parseTopic),
+      presets: args.preset,
+      sasl: args['sasl-user'].length ? { users: parseSaslUsers(args['sasl-user']), mechanisms: args['sasl-mechanism'] } : undefined,
+      maxRequestSize: args['max-request-size'],
+      controlPort: args['control-port'],
+      controlHost: args['control-host'],
+      controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
+      controlAllowRemote: args['control-allow-remote'],
+      logLevel: args['log-level'],
+      prettyLogs: args['pretty-logs'],
+      proxy: args.proxy,
+      seed: args.seed,
+    });
+  } catch (err) {
+    process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
+    process.exit(1);
+  }
+  let tlsCa: string | undefined;
+  try {
+    if (running.tls) tlsCa = writeCaFile(running.tls.ca, args['tls-ca-out']);
+  } catch (err) {
+    process.stderr.write(`kafkaesque: --tls-ca-out ${args['tls-ca-out']}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    await running.stop();
+    process.exit(1);
+  }
+  const upstream = running.upstream.bootstrap;
+  const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: true, upstream, seed: running.seed, pid: process.pid, ...(tlsCa ? { tlsCa } : {}) };
+  if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
+  else process.stdout.write(`kafkaesque: chaos proxy ready in front of ${upstream} (upstream mode); bootstrap ${running.bootstrap}; control ${running.controlUrl}; seed ${running.seed}${tlsCa ? `; TLS, CA in ${tlsCa}` : ''}\n`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await running.stop();
+    if (tlsCa && !args['tls-ca-out']) rmSync(dirname(tlsCa), { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

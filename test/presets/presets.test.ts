@@ -1,15 +1,14 @@
 // Presets: every file in presets/ loads; a broken file is refused naming the
 // file, the field and why; applying one adds its rules (all or none), in
-// process and over HTTP; and two stories play out with kafkajs as their
-// `expect` says.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// process and over HTTP. Each preset's story, played with kafkajs:
+// stories.test.ts (producers) and group-stories.test.ts (consumer groups).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RuleValidationError, startCluster, type RunningCluster } from '../../src/index.js';
 import { ControlClient, ControlError } from '../../src/control/client.js';
 import { validateRule } from '../../src/presets/validate.js';
 import { applyPreset, builtinPresetsDir, listPresetNames, listPresets, loadPresetFile, resolvePreset, UnknownPresetError } from '../../src/presets/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kafkaesque-presets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +34,7 @@ describe('loading', () => {
     const presets = listPresets();
     expect(presets.map((p) => p.name)).toEqual(listPresetNames());
     expect(presets.map((p) => p.name)).toEqual(
-      expect.arrayContaining(['lost-ack', 'slow-broker', 'leader-flapping', 'broker-outage', 'zombie-producer', 'offset-commit-lost']),
+      expect.arrayContaining(['lost-ack', 'slow-broker', 'leader-flapping', 'broker-outage', 'zombie-producer', 'offset-commit-lost', 'transaction-timeout', 'rebalance-storm', 'redelivery']),
     );
     for (const p of presets) {
       expect(p.file).toBe(join(builtinPresetsDir(), `${p.name}.json`));
@@ -113,6 +112,9 @@ describe('applying', () => {
       { action: { type: 'error', code: 'NOPE' } },
       { action: { type: 'drop-response', then: 'later' } },
       { match: { nodeId: 1 }, action: { type: 'stop-node', nodeId: 0 } },
+      { match: { api: 'Heartbeat' }, action: { type: 'rebalance', evictSender: true } },
+      { action: { type: 'rebalance', memberId: 'a', evictSender: true } },
+      { action: { type: 'rewind', by: 2 } },
       {},
       [],
     ];
@@ -147,76 +149,9 @@ describe('applying', () => {
   });
 });
 
-describe('stories with kafkajs', () => {
-  let kafka: RunningCluster;
-  beforeAll(async () => {
-    kafka = await startCluster({ brokers: 3, seed: 7 });
-  });
-  afterEach(() => kafka.chaos.clearRules());
-  afterAll(() => kafka.stop());
-
-  async function producerFor(topic: string) {
-    const client = kafkajs(kafka.bootstrap);
-    const admin = client.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-    await admin.disconnect();
-    const producer = client.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
-    return { client, producer };
-  }
-
-  test('lost-ack: the idempotent producer retries and each record is in the log once', async () => {
-    const { client, producer } = await producerFor('story-lost-ack');
-    try {
-      const [rule] = applyPreset(kafka.chaos, resolvePreset('lost-ack'));
-      const acks = await producer.send({ topic: 'story-lost-ack', acks: -1, messages: messages(3, 'v') });
-      expect(kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 1 });
-      expect(acks[0]).toMatchObject({ baseOffset: '0' });
-      expect((await fetchPartition(client, 'story-lost-ack', 0)).map((m) => m.value)).toEqual(['v0', 'v1', 'v2']);
-    } finally {
-      await producer.disconnect();
-    }
-  });
-
-  test('out-of-order-sequence: the refused batch fails alone, the log keeps order without gaps, and a resend lands once', async () => {
-    const topic = 'story-oos';
-    const { client, producer } = await producerFor(topic);
-    try {
-      const [rule] = applyPreset(kafka.chaos, resolvePreset('out-of-order-sequence'));
-      const batches = [0, 1, 2, 3, 4].map((b) => messages(2, `b${b}-`));
-      const results = await Promise.allSettled(batches.map((m) => producer.send({ topic, acks: -1, messages: m })));
-      expect(kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 1 });
-      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
-      expect(failed).toHaveLength(1);
-      await producer.send({ topic, acks: -1, messages: batches[failed[0]!]! });
-      const values = (await fetchPartition(client, topic, 0)).map((m) => m.value);
-      expect(values).toHaveLength(10);
-      expect([...values].sort()).toEqual(batches.flat().map((m) => m.value).sort());
-      for (const b of batches) expect(values.indexOf(b[1]!.value as string)).toBe(values.indexOf(b[0]!.value as string) + 1);
-    } finally {
-      await producer.disconnect();
-    }
-  });
-
-  test('zombie-producer: the fenced commit fails, and read_committed consumers never see its records', async () => {
-    const topic = 'story-zombie';
-    const client = kafkajs(kafka.bootstrap);
-    const admin = client.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-    await admin.disconnect();
-    const producer = client.producer({ transactionalId: 'story-zombie-tx', idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
-    try {
-      const [rule] = applyPreset(kafka.chaos, resolvePreset('zombie-producer'));
-      const txn = await producer.transaction();
-      await txn.send({ topic, acks: -1, messages: messages(2, 'z') });
-      await expect(txn.commit()).rejects.toThrow();
-      expect(kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 1 });
-      expect(await fetchPartition(client, topic, 0, 0, 1)).toEqual([]);
-    } finally {
-      await producer.disconnect();
-    }
-  });
+test('every built-in preset has its story played in stories.test.ts or group-stories.test.ts', () => {
+  const played = ['stories.test.ts', 'group-stories.test.ts']
+    .map((f) => readFileSync(new URL(f, import.meta.url), 'utf8'))
+    .flatMap((text) => [...text.matchAll(/resolvePreset\('([a-z0-9-]+)'\)/g)].map((m) => m[1]!));
+  expect([...new Set(played)].sort()).toEqual(listPresetNames());
 });
