@@ -16,7 +16,7 @@ import type { ChaosController } from './chaos/api.js';
 import { ChaosEngine } from './chaos/controller.js';
 import { ChaosProxy } from './chaos/proxy.js';
 import { randomSeed } from './chaos/random.js';
-import { startControlServer, type ControlServer } from './control/server.js';
+import { startControlServerFor, type ControlServer } from './control/server.js';
 import { resetCluster } from './control/reset.js';
 import { applyPreset } from './presets/apply.js';
 import { attachProduceJournal } from './audit/produce-journal.js';
@@ -180,17 +180,6 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       cluster.groups.shutdown();
     },
   };
-  try {
-    control = await startControlServer(running, {
-      host: options.controlHost,
-      port: options.controlPort,
-      token: options.controlToken,
-      allowRemote: options.controlAllowRemote,
-      log,
-    });
-  } catch (err) {
-    await running.stop();
-    throw err;
-  }
+  control = await startControlServerFor(running, options, log);
   return running;
 }

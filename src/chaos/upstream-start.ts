@@ -9,7 +9,7 @@ import { resolveOptions, type KafkaesqueOptions } from '../options.js';
 import { applyPreset } from '../presets/apply.js';
 import { resolvePreset } from '../presets/load.js';
 import type { Preset } from '../presets/validate.js';
-import { startControlServer, type ControlServer } from '../control/server.js';
+import { startControlServerFor, type ControlServer } from '../control/server.js';
 import { HttpError } from '../control/errors.js';
 import type { ControlTarget, UpstreamTarget } from '../control/target.js';
 import type { ResetResult } from '../control/types.js';
@@ -143,17 +143,6 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
       chaos.close();
     },
   };
-  try {
-    control = await startControlServer(running, {
-      host: options.controlHost,
-      port: options.controlPort,
-      token: options.controlToken,
-      allowRemote: options.controlAllowRemote,
-      log,
-    });
-  } catch (err) {
-    await running.stop();
-    throw err;
-  }
+  control = await startControlServerFor(running, options, log);
   return running;
 }

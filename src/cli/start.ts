@@ -3,9 +3,9 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { startCluster } from '../start.js';
-import { startProxy } from '../chaos/upstream-start.js';
-import { defaultOptions, type TopicSpec } from '../options.js';
+import { startCluster, type RunningCluster } from '../start.js';
+import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
+import { defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
 import { describeFailure } from './common.js';
 import { tlsOptionsFromFiles, writeCaFile } from '../server/tls.js';
 
@@ -141,47 +141,10 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .example('$0 start --tls --tls-ca-out ca.pem', 'TLS listeners; clients trust ca.pem')
       .example('$0 start --upstream kafka.internal:9092 --port 19092', 'the chaos proxy in front of a real cluster; clients bootstrap from 127.0.0.1:19092') as never,
   handler: async (args) => {
-    if (args.upstream !== undefined) return startUpstream(args);
-    let running;
+    let running: RunningCluster | RunningProxy;
     try {
-      if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
-      const tls = args['tls-cert'] !== undefined ? tlsOptionsFromFiles({ cert: args['tls-cert'], key: args['tls-key']!, ca: args['tls-ca'] }) : args.tls ? (true as const) : undefined;
-      running = await startCluster({
-        tls,
-        maxConnections: args['max-connections'],
-        maxConnectionsPerIp: args['max-connections-per-ip'],
-        connectionsMaxIdleMs: args['connections-max-idle-ms'],
-        requestTimeoutMs: args['request-timeout-ms'],
-        fetchMaxBytes: args['fetch-max-bytes'],
-        maxRecordsPerFetch: args['max-records-per-fetch'],
-        brokers: args.brokers,
-        port: args.port,
-        ports: numberList(args.ports, 'ports'),
-        nodeIds: numberList(args['node-ids'], 'node-ids'),
-        host: args.host,
-        advertisedHost: args['advertised-host'],
-        topics: args.topic.map(parseTopic),
-        presets: args.preset,
-        defaultPartitions: args.partitions,
-        defaultReplicationFactor: args['replication-factor'],
-        autoCreateTopics: args['auto-create-topics'],
-        minInsyncReplicas: args['min-insync-replicas'],
-        replicationLagMs: args['replication-lag-ms'],
-        groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
-        producerIdExpirationMs: args['producer-id-expiration-ms'],
-        sasl: args['sasl-user'].length ? { users: parseSaslUsers(args['sasl-user']), mechanisms: args['sasl-mechanism'] } : undefined,
-        transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
-        maxRequestSize: args['max-request-size'],
-        controlPort: args['control-port'],
-        controlHost: args['control-host'],
-        // From the environment by default: a token on the command line shows in `ps`.
-        controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
-        controlAllowRemote: args['control-allow-remote'],
-        logLevel: args['log-level'],
-        prettyLogs: args['pretty-logs'],
-        proxy: args.proxy,
-        seed: args.seed,
-      });
+      const options = optionsFrom(args);
+      running = args.upstream !== undefined ? await startProxy({ ...options, upstream: args.upstream }) : await startCluster(options);
     } catch (err) {
       process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
       process.exit(1);
@@ -194,9 +157,21 @@ export const startCommand: CommandModule<object, StartArgs> = {
       await running.stop();
       process.exit(1);
     }
-    const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: running.proxy, seed: running.seed, pid: process.pid, ...(tlsCa ? { tlsCa } : {}) };
+    const upstream = 'upstream' in running ? running.upstream.bootstrap : undefined;
+    const ready = {
+      bootstrap: running.bootstrap,
+      brokers: Object.fromEntries(running.brokers),
+      controlUrl: running.controlUrl,
+      proxy: running.proxy,
+      ...(upstream !== undefined ? { upstream } : {}),
+      seed: running.seed,
+      pid: process.pid,
+      ...(tlsCa ? { tlsCa } : {}),
+    };
+    const what = upstream !== undefined ? `chaos proxy ready in front of ${upstream} (upstream mode)` : `${args.brokers} broker(s) ready`;
+    const mode = upstream !== undefined ? '' : `; ${running.proxy ? 'chaos proxy on' : 'no proxy'}`;
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-    else process.stdout.write(`kafkaesque: ${args.brokers} broker(s) ready; bootstrap ${running.bootstrap}; control ${running.controlUrl}; ${running.proxy ? 'chaos proxy on' : 'no proxy'}; seed ${running.seed}${tlsCa ? `; TLS, CA in ${tlsCa}` : ''}\n`);
+    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsCa ? `; TLS, CA in ${tlsCa}` : ''}\n`);
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
@@ -211,60 +186,47 @@ export const startCommand: CommandModule<object, StartArgs> = {
   },
 };
 
-/** `start --upstream`: the chaos proxy in front of another cluster (docs/upstream.md). */
-async function startUpstream(args: StartArgs): Promise<void> {
-  let running;
-  try {
-    if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
-    const tls = args['tls-cert'] !== undefined ? tlsOptionsFromFiles({ cert: args['tls-cert'], key: args['tls-key']!, ca: args['tls-ca'] }) : args.tls ? (true as const) : undefined;
-    running = await startProxy({
-      tls,
-      maxConnections: args['max-connections'],
-      maxConnectionsPerIp: args['max-connections-per-ip'],
-      connectionsMaxIdleMs: args['connections-max-idle-ms'],
-      requestTimeoutMs: args['request-timeout-ms'],
-      upstream: args.upstream!,
-      port: args.port,
-      ports: numberList(args.ports, 'ports'),
-      host: args.host,
-      advertisedHost: args['advertised-host'],
-      topics: args.topic.map(parseTopic),
-      presets: args.preset,
-      sasl: args['sasl-user'].length ? { users: parseSaslUsers(args['sasl-user']), mechanisms: args['sasl-mechanism'] } : undefined,
-      maxRequestSize: args['max-request-size'],
-      controlPort: args['control-port'],
-      controlHost: args['control-host'],
-      controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
-      controlAllowRemote: args['control-allow-remote'],
-      logLevel: args['log-level'],
-      prettyLogs: args['pretty-logs'],
-      proxy: args.proxy,
-      seed: args.seed,
-    });
-  } catch (err) {
-    process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
-    process.exit(1);
-  }
-  let tlsCa: string | undefined;
-  try {
-    if (running.tls) tlsCa = writeCaFile(running.tls.ca, args['tls-ca-out']);
-  } catch (err) {
-    process.stderr.write(`kafkaesque: --tls-ca-out ${args['tls-ca-out']}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-    await running.stop();
-    process.exit(1);
-  }
-  const upstream = running.upstream.bootstrap;
-  const ready = { bootstrap: running.bootstrap, brokers: Object.fromEntries(running.brokers), controlUrl: running.controlUrl, proxy: true, upstream, seed: running.seed, pid: process.pid, ...(tlsCa ? { tlsCa } : {}) };
-  if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-  else process.stdout.write(`kafkaesque: chaos proxy ready in front of ${upstream} (upstream mode); bootstrap ${running.bootstrap}; control ${running.controlUrl}; seed ${running.seed}${tlsCa ? `; TLS, CA in ${tlsCa}` : ''}\n`);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await running.stop();
-    if (tlsCa && !args['tls-ca-out']) rmSync(dirname(tlsCa), { recursive: true, force: true });
-    process.exit(0);
+/** The library options the flags say; upstream mode refuses those that need the in-memory cluster (startProxy). */
+function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
+  if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
+  const tls = args['tls-cert'] !== undefined ? tlsOptionsFromFiles({ cert: args['tls-cert'], key: args['tls-key']!, ca: args['tls-ca'] }) : args.tls ? (true as const) : undefined;
+  const inMemory: Partial<KafkaesqueOptions> = {
+    brokers: args.brokers,
+    nodeIds: numberList(args['node-ids'], 'node-ids'),
+    fetchMaxBytes: args['fetch-max-bytes'],
+    maxRecordsPerFetch: args['max-records-per-fetch'],
+    defaultPartitions: args.partitions,
+    defaultReplicationFactor: args['replication-factor'],
+    autoCreateTopics: args['auto-create-topics'],
+    minInsyncReplicas: args['min-insync-replicas'],
+    replicationLagMs: args['replication-lag-ms'],
+    groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
+    producerIdExpirationMs: args['producer-id-expiration-ms'],
+    transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  return {
+    ...(args.upstream === undefined ? inMemory : {}),
+    tls,
+    maxConnections: args['max-connections'],
+    maxConnectionsPerIp: args['max-connections-per-ip'],
+    connectionsMaxIdleMs: args['connections-max-idle-ms'],
+    requestTimeoutMs: args['request-timeout-ms'],
+    port: args.port,
+    ports: numberList(args.ports, 'ports'),
+    host: args.host,
+    advertisedHost: args['advertised-host'],
+    topics: args.topic.map(parseTopic),
+    presets: args.preset,
+    sasl: args['sasl-user'].length ? { users: parseSaslUsers(args['sasl-user']), mechanisms: args['sasl-mechanism'] } : undefined,
+    maxRequestSize: args['max-request-size'],
+    controlPort: args['control-port'],
+    controlHost: args['control-host'],
+    // From the environment by default: a token on the command line shows in `ps`.
+    controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
+    controlAllowRemote: args['control-allow-remote'],
+    logLevel: args['log-level'],
+    prettyLogs: args['pretty-logs'],
+    proxy: args.proxy,
+    seed: args.seed,
+  };
 }

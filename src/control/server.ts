@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
+import type { KafkaesqueOptions } from '../options.js';
 import { HttpError, errorResponse } from './errors.js';
 import { matchRoute, routes, type RequestContext } from './routes.js';
 import type { ControlTarget } from './target.js';
@@ -185,4 +186,22 @@ export async function startControlServer(target: ControlTarget, options: Control
         setImmediate(() => server.closeAllConnections());
       })),
   };
+}
+
+/**
+ * The control API of a cluster or proxy just started, on the control options
+ * it was started with. If the API cannot start (its port is taken), what was
+ * started is stopped again: a half-started instance must not linger.
+ */
+export async function startControlServerFor(
+  running: ControlTarget & { stop(): Promise<void> },
+  options: Pick<KafkaesqueOptions, 'controlHost' | 'controlPort' | 'controlToken' | 'controlAllowRemote'>,
+  log: Logger,
+): Promise<ControlServer> {
+  try {
+    return await startControlServer(running, { host: options.controlHost, port: options.controlPort, token: options.controlToken, allowRemote: options.controlAllowRemote, log });
+  } catch (err) {
+    await running.stop();
+    throw err;
+  }
 }
