@@ -5,11 +5,9 @@
 //
 //   npm run build && node bench/connections.mjs [--connections 500] [--sample 50]
 //   npm run bench -- connections
-import { startBroker } from './lib/broker-process.mjs';
 import { memory, cpuSeconds } from './lib/proc.mjs';
-import { median } from './lib/stats.mjs';
-import { ratioTable } from './lib/table.mjs';
-import { orderFor } from './lib/targets.mjs';
+import { interleavedRuns, summarizeRuns } from './lib/runs.mjs';
+import { partTable, runsLine } from './lib/table.mjs';
 import { runIfMain } from './lib/part.mjs';
 import { API, WireClient, buildRecordBatch } from './lib/wire.mjs';
 
@@ -25,8 +23,7 @@ export const method = `Method (connections held)
                 leads), one Produce v7 of 1 record, acks=all, all at once; timed to the last answer,
                 every answer must be NONE. Broker CPU: utime+stime over the whole run.`;
 
-async function oneRun(spec, o, log) {
-  const broker = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: o.brokers, replication: 1 }] });
+async function oneRun({ spec, broker }, o, log) {
   const clients = [];
   try {
     const r = { readyMs: broker.readyMs };
@@ -69,31 +66,15 @@ async function oneRun(spec, o, log) {
     return r;
   } finally {
     for (const c of clients) c?.close();
-    await broker.stop();
   }
 }
 
 const KEYS = ['openMs', 'rssBeforeMB', 'rssOpenMB', 'rssPerConnectionKB', 'produceMs', 'brokerCpu'];
 
 export async function run(specs, o, log) {
-  const results = Object.fromEntries(specs.map((s) => [s.name, []]));
-  const errors = [];
-  for (let i = 0; i < o.runs; i++) {
-    for (const spec of orderFor(specs, i)) {
-      try {
-        results[spec.name].push(await oneRun(spec, o, log));
-      } catch (err) {
-        errors.push(`${spec.name} run ${i + 1}: ${err.message}`);
-        log(`  connections ${spec.name} run ${i + 1} failed: ${err.message.split('\n')[0]}`);
-      }
-    }
-  }
-  const summary = {};
-  for (const [name, runs] of Object.entries(results)) {
-    summary[name] = Object.fromEntries(KEYS.map((k) => [k, median(runs.map((r) => r[k]))]));
-    summary[name].runs = runs.length;
-    summary[name].verified = runs.length > 0 && runs.every((r) => r.verified);
-  }
+  const broker = () => ({ brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: o.brokers, replication: 1 }] });
+  const { results, errors } = await interleavedRuns(specs, { runs: o.runs, what: 'connections', log, broker }, (r) => oneRun(r, o, log));
+  const summary = summarizeRuns(results, KEYS, { verified: true });
   return { summary, results, errors, failed: errors.length > 0 || Object.values(summary).some((s) => !s.verified) };
 }
 
@@ -108,23 +89,15 @@ const ROWS = [
 
 export function formatTable(result) {
   const o = result.options;
-  const lines = [
-    `${o.connections} connections held, produce on ${o.sample}, ${o.brokers} broker nodes, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`,
-    ...ratioTable(result.summary, ROWS),
-    `runs: ${Object.entries(result.summary).map(([n, x]) => `${n} ${x.runs}${x.verified ? '' : ' (NOT verified)'}`).join(', ')}`,
-  ];
-  for (const e of result.errors) lines.push(`error: ${e}`);
-  return lines.join('\n');
+  const heading = `${o.connections} connections held, produce on ${o.sample}, ${o.brokers} broker nodes, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`;
+  return partTable(result, heading, ROWS, { footer: [runsLine(result.summary)] });
 }
 
 export const part = {
   name: 'connections',
-  usage: 'node bench/connections.mjs [--connections 500] [--sample 50] [--brokers 3] [--runs 1] [--targets mock,ours,proxy] [--timeout 120] [--json FILE] [--quiet]\n',
   options: {
     connections: { type: 'string', default: '500' },
     sample: { type: 'string', default: '50' },
-    brokers: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '1' },
   },
   defaults: { timeout: 120 },
   run,

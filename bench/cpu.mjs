@@ -10,12 +10,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { startBroker } from './lib/broker-process.mjs';
 import { cpuRuntime, cpuSeconds } from './lib/proc.mjs';
 import { rdkafkaVersion, runRdkafka } from './lib/rdkafka.mjs';
-import { median, spread } from './lib/stats.mjs';
-import { ratioTable } from './lib/table.mjs';
-import { orderFor, oursSpec } from './lib/targets.mjs';
+import { interleavedRuns, summarizeRuns } from './lib/runs.mjs';
+import { partTable } from './lib/table.mjs';
+import { oursSpec } from './lib/targets.mjs';
 import { runIfMain } from './lib/part.mjs';
 import { wireProduce } from './lib/wire-produce.mjs';
 
@@ -32,30 +31,28 @@ export const method = `Method (broker CPU for the same traffic)
                 from /proc/<pid>/task/*/schedstat (ns), over each phase only; start-up excluded.
   runs          a fresh broker per run, targets interleaved (a b c, c b a, ...); medians, spread min..max.`;
 
-async function oneRun(spec, o) {
-  const broker = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: o.partitions, replication: 1 }] });
-  try {
-    const cpu = () => cpuRuntime(broker.pid) ?? cpuSeconds(broker.pid).total;
-    const load = { requests: o.requests, records: 100, size: 100, inflight: 8, acks: -1 };
-    const c0 = cpu();
-    const w = await wireProduce(broker.bootstrap, TOPIC, load);
-    const c1 = cpu();
-    // The same load again on the same process: code already optimized by the JIT.
-    const w2 = await wireProduce(broker.bootstrap, TOPIC, load);
-    const c2 = cpu();
-    const r = await runRdkafka(['produce', broker.bootstrap.join(','), TOPIC, o.messages, 100, o.partitions]);
-    const c3 = cpu();
-    return {
-      wireCpuMs: (c1 - c0) * 1000,
-      wireWarmCpuMs: (c2 - c1) * 1000,
-      wireMB: w.bytes / 1e6,
-      wireErrors: w.errors + w2.errors,
-      rdkafkaCpuMs: (c3 - c2) * 1000,
-      rdkafkaFailed: r.failed + r.undelivered,
-    };
-  } finally {
-    await broker.stop();
-  }
+async function oneRun({ spec, index, error, broker }, o, log) {
+  const cpu = () => cpuRuntime(broker.pid) ?? cpuSeconds(broker.pid).total;
+  const load = { requests: o.requests, records: 100, size: 100, inflight: 8, acks: -1 };
+  const c0 = cpu();
+  const w = await wireProduce(broker.bootstrap, TOPIC, load);
+  const c1 = cpu();
+  // The same load again on the same process: code already optimized by the JIT.
+  const w2 = await wireProduce(broker.bootstrap, TOPIC, load);
+  const c2 = cpu();
+  const rd = await runRdkafka(['produce', broker.bootstrap.join(','), TOPIC, o.messages, 100, o.partitions]);
+  const c3 = cpu();
+  const r = {
+    wireCpuMs: (c1 - c0) * 1000,
+    wireWarmCpuMs: (c2 - c1) * 1000,
+    wireMB: w.bytes / 1e6,
+    wireErrors: w.errors + w2.errors,
+    rdkafkaCpuMs: (c3 - c2) * 1000,
+    rdkafkaFailed: rd.failed + rd.undelivered,
+  };
+  if (r.wireErrors || r.rdkafkaFailed) error(`${r.wireErrors} wire errors, ${r.rdkafkaFailed} librdkafka failures`);
+  log(`  cpu ${spec.name} run ${index}: wire ${r.wireCpuMs.toFixed(0)} ms (${r.wireMB.toFixed(0)} MB), again ${r.wireWarmCpuMs.toFixed(0)} ms, librdkafka ${r.rdkafkaCpuMs.toFixed(0)} ms`);
+  return r;
 }
 
 const KEYS = ['wireCpuMs', 'wireWarmCpuMs', 'rdkafkaCpuMs'];
@@ -66,27 +63,9 @@ export async function run(specs, o, log) {
     if (!fs.existsSync(cli)) throw new Error(`--baseline: ${cli} not found`);
     specs = [...specs, oursSpec(cli, ['--no-proxy', '--log-level', 'warn'], 'base')];
   }
-  const results = Object.fromEntries(specs.map((s) => [s.name, []]));
-  const errors = [];
-  for (let i = 0; i < o.runs; i++) {
-    for (const spec of orderFor(specs, i)) {
-      try {
-        const r = await oneRun(spec, o);
-        if (r.wireErrors || r.rdkafkaFailed) errors.push(`${spec.name} run ${i + 1}: ${r.wireErrors} wire errors, ${r.rdkafkaFailed} librdkafka failures`);
-        results[spec.name].push(r);
-        log(`  cpu ${spec.name} run ${i + 1}: wire ${r.wireCpuMs.toFixed(0)} ms (${r.wireMB.toFixed(0)} MB), again ${r.wireWarmCpuMs.toFixed(0)} ms, librdkafka ${r.rdkafkaCpuMs.toFixed(0)} ms`);
-      } catch (err) {
-        errors.push(`${spec.name} run ${i + 1}: ${err.message}`);
-        log(`  cpu ${spec.name} run ${i + 1} failed: ${err.message.split('\n')[0]}`);
-      }
-    }
-  }
-  const summary = {};
-  for (const [name, runs] of Object.entries(results)) {
-    summary[name] = Object.fromEntries(KEYS.map((k) => [k, median(runs.map((r) => r[k]))]));
-    summary[name].spread = Object.fromEntries(KEYS.map((k) => [k, spread(runs.map((r) => r[k]), 0)]));
-    summary[name].runs = runs.length;
-  }
+  const broker = () => ({ brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: o.partitions, replication: 1 }] });
+  const { results, errors } = await interleavedRuns(specs, { runs: o.runs, what: 'cpu', log, broker }, (r) => oneRun(r, o, log));
+  const summary = summarizeRuns(results, KEYS, { spreadDigits: 0 });
   return { summary, results, errors, failed: errors.length > 0 || Object.values(summary).some((s) => !s.runs) };
 }
 
@@ -99,32 +78,25 @@ export function formatTable(result) {
     [`librdkafka: ${o.messages.toLocaleString('en-US')} msgs (ms)`, 'rdkafkaCpuMs', 0, 'lower'],
   ];
   const names = Object.keys(s);
-  const lines = [
-    `broker CPU, ${o.brokers} nodes, topic ${o.partitions} partitions rf 1, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`,
-    ...ratioTable(s, rows, { title: 'broker CPU (median)' }),
-    `spread (min..max): ${names.map((n) => `${n} wire ${s[n].spread.wireCpuMs || '-'}, warm ${s[n].spread.wireWarmCpuMs || '-'}, librdkafka ${s[n].spread.rdkafkaCpuMs || '-'}`).join('; ')}`,
-  ];
+  const footer = [`spread (min..max): ${names.map((n) => `${n} wire ${s[n].spread.wireCpuMs || '-'}, warm ${s[n].spread.wireWarmCpuMs || '-'}, librdkafka ${s[n].spread.rdkafkaCpuMs || '-'}`).join('; ')}`];
   if (s.base && s.ours) {
     const r = (k) => (s.ours[k] / s.base[k]).toFixed(2);
-    lines.push(`ours/base: wire ${r('wireCpuMs')}, warm ${r('wireWarmCpuMs')}, librdkafka ${r('rdkafkaCpuMs')}`);
+    footer.push(`ours/base: wire ${r('wireCpuMs')}, warm ${r('wireWarmCpuMs')}, librdkafka ${r('rdkafkaCpuMs')}`);
   }
-  for (const e of result.errors) lines.push(`error: ${e}`);
-  return lines.join('\n');
+  const heading = `broker CPU, ${o.brokers} nodes, topic ${o.partitions} partitions rf 1, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`;
+  return partTable(result, heading, rows, { title: 'broker CPU (median)', footer });
 }
 
 export const part = {
   name: 'cpu',
-  usage: 'node bench/cpu.mjs [--requests 300] [--messages 500000] [--partitions 16] [--brokers 3] [--runs 5] [--baseline CLI] [--targets mock,ours] [--timeout 240] [--json FILE] [--quiet]\n',
   options: {
     requests: { type: 'string', default: '300' },
     messages: { type: 'string', default: '500000' },
     partitions: { type: 'string', default: '16' },
-    brokers: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '5' },
-    baseline: { type: 'string' },
+    baseline: { type: 'string', hint: 'CLI' },
   },
   stringOptions: ['baseline'],
-  defaults: { timeout: 240, targets: 'mock,ours' },
+  defaults: { timeout: 240, targets: 'mock,ours', runs: 5 },
   run,
   method,
   formatTable,

@@ -7,11 +7,10 @@
 //   npm run bench -- latency
 import kafkajs from 'kafkajs';
 
-import { startBroker } from './lib/broker-process.mjs';
 import { rdkafkaVersion, runRdkafka } from './lib/rdkafka.mjs';
+import { interleavedRuns } from './lib/runs.mjs';
 import { percentile } from './lib/stats.mjs';
-import { ratioTable } from './lib/table.mjs';
-import { orderFor } from './lib/targets.mjs';
+import { partTable } from './lib/table.mjs';
 import { runIfMain } from './lib/part.mjs';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
@@ -49,39 +48,26 @@ async function kafkajsLatency(bootstrap, o) {
 
 const summarize = (us) => ({ p50: percentile(us, 0.5), p99: percentile(us, 0.99), max: us.length ? Math.max(...us) : null, n: us.length });
 
+/** One run on a fresh broker: kafkajs, then librdkafka; the microseconds of each. */
+async function oneRun({ spec, index, error, broker }, o, log) {
+  const k = await kafkajsLatency(broker.bootstrap, o);
+  const r = await runRdkafka(['latency', broker.bootstrap.join(','), TOPIC, o.count, o.size]);
+  if (r.failed) error(`librdkafka: ${r.failed} failed: ${r.errors[0] ?? ''}`);
+  const ks = summarize(k);
+  const rs = summarize(r.micros);
+  log(`  latency ${spec.name} run ${index}: kafkajs p50 ${ks.p50.toFixed(0)} us p99 ${ks.p99.toFixed(0)} us; librdkafka p50 ${rs.p50.toFixed(0)} us p99 ${rs.p99.toFixed(0)} us`);
+  return { kafkajs: k, rdkafka: r.micros };
+}
+
 export async function run(specs, o, log) {
-  const samples = Object.fromEntries(specs.map((s) => [s.name, { kafkajs: [], rdkafka: [] }]));
-  const errors = [];
-  const deadline = performance.now() + o.timeout * 1000;
-  for (let i = 0; i < o.runs; i++) {
-    for (const spec of orderFor(specs, i)) {
-      if (performance.now() > deadline - 10000) {
-        log(`  time budget nearly spent: skipping latency run ${i + 1} of ${spec.name}`);
-        continue;
-      }
-      let broker;
-      try {
-        broker = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: 1, replication: 1 }] });
-        const k = await kafkajsLatency(broker.bootstrap, o);
-        samples[spec.name].kafkajs.push(...k);
-        const r = await runRdkafka(['latency', broker.bootstrap.join(','), TOPIC, o.count, o.size]);
-        if (r.failed) errors.push(`${spec.name} run ${i + 1}: librdkafka: ${r.failed} failed: ${r.errors[0] ?? ''}`);
-        samples[spec.name].rdkafka.push(...r.micros);
-        const ks = summarize(k);
-        const rs = summarize(r.micros);
-        log(`  latency ${spec.name} run ${i + 1}: kafkajs p50 ${ks.p50.toFixed(0)} us p99 ${ks.p99.toFixed(0)} us; librdkafka p50 ${rs.p50.toFixed(0)} us p99 ${rs.p99.toFixed(0)} us`);
-      } catch (err) {
-        errors.push(`${spec.name} run ${i + 1}: ${err.message}`);
-        log(`  latency ${spec.name} run ${i + 1} failed: ${err.message.split('\n')[0]}`);
-      } finally {
-        await broker?.stop();
-      }
-    }
-  }
+  const broker = () => ({ brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: 1, replication: 1 }] });
+  const until = performance.now() + o.timeout * 1000;
+  const { results, errors } = await interleavedRuns(specs, { runs: o.runs, what: 'latency', log, broker, until, reserveMs: 10000 }, (r) => oneRun(r, o, log));
+  // Every run's samples pooled: the percentiles are over all of them.
   const summary = {};
-  for (const [name, s] of Object.entries(samples)) {
-    const k = summarize(s.kafkajs);
-    const r = summarize(s.rdkafka);
+  for (const [name, runs] of Object.entries(results)) {
+    const k = summarize(runs.flatMap((x) => x.kafkajs));
+    const r = summarize(runs.flatMap((x) => x.rdkafka));
     summary[name] = { kafkajsP50: k.p50, kafkajsP99: k.p99, kafkajsMax: k.max, kafkajsN: k.n, rdkafkaP50: r.p50, rdkafkaP99: r.p99, rdkafkaMax: r.max, rdkafkaN: r.n };
   }
   return { summary, errors, failed: errors.length > 0 || Object.values(summary).some((s) => !s.kafkajsN || !s.rdkafkaN) };
@@ -99,23 +85,15 @@ const ROWS = [
 export function formatTable(result) {
   const o = result.options;
   const n = Object.entries(result.summary).map(([t, s]) => `${t} ${s.kafkajsN}/${s.rdkafkaN}`).join(', ');
-  const lines = [
-    `single produce, 1 x ${o.size} B, acks=all, awaited one after another, ${o.count} per run x ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`,
-    ...ratioTable(result.summary, ROWS, { title: 'latency' }),
-    `samples (kafkajs/librdkafka): ${n}`,
-  ];
-  for (const e of result.errors) lines.push(`error: ${e}`);
-  return lines.join('\n');
+  const heading = `single produce, 1 x ${o.size} B, acks=all, awaited one after another, ${o.count} per run x ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`;
+  return partTable(result, heading, ROWS, { title: 'latency', footer: [`samples (kafkajs/librdkafka): ${n}`] });
 }
 
 export const part = {
   name: 'latency',
-  usage: 'node bench/latency.mjs [--count 2000] [--size 100] [--brokers 3] [--runs 1] [--targets mock,ours,proxy] [--timeout 120] [--json FILE] [--quiet]\n',
   options: {
     count: { type: 'string', default: '2000' },
     size: { type: 'string', default: '100' },
-    brokers: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '1' },
   },
   defaults: { timeout: 120 },
   run,

@@ -5,11 +5,10 @@
 //
 //   npm run build && node bench/partitions.mjs [--partitions 10000]
 //   npm run bench -- partitions
-import { startBroker } from './lib/broker-process.mjs';
 import { memory } from './lib/proc.mjs';
+import { interleavedRuns, summarizeRuns, withBroker } from './lib/runs.mjs';
 import { median } from './lib/stats.mjs';
-import { ratioTable } from './lib/table.mjs';
-import { orderFor } from './lib/targets.mjs';
+import { partTable, runsLine } from './lib/table.mjs';
 import { runIfMain } from './lib/part.mjs';
 import { API, WireClient, brokerAddresses, buildRecordBatch } from './lib/wire.mjs';
 
@@ -28,16 +27,17 @@ export const method = `Method (many partitions)
                 per-partition = (after create - before) / P (ours) or (with topic - without topic) / P
                 (mock: a second mock spawned without it).`;
 
-async function oneRun(spec, o, log) {
+async function oneRun({ spec }, o, log) {
+  // The mock has no CreateTopics: it gets the topic at start, and its memory
+  // without the topic is a bare mock's.
   const withTopicAtStart = spec.name === 'mock';
   const topics = withTopicAtStart ? [{ name: TOPIC, partitions: o.partitions, replication: 1 }] : [];
   const r = {};
-  if (withTopicAtStart) {
-    const bare = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics: [] });
-    r.rssBeforeMB = memory(bare.pid).rss / 1e6;
-    await bare.stop();
-  }
-  const broker = await startBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics });
+  if (withTopicAtStart) r.rssBeforeMB = await withBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics: [] }, (bare) => memory(bare.pid).rss / 1e6);
+  return withBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics }, (broker) => measure(spec, broker, withTopicAtStart, r, o, log));
+}
+
+async function measure(spec, broker, withTopicAtStart, r, o, log) {
   const clients = new Map();
   try {
     r.readyMs = broker.readyMs;
@@ -88,31 +88,14 @@ async function oneRun(spec, o, log) {
     return r;
   } finally {
     for (const c of clients.values()) c.close();
-    await broker.stop();
   }
 }
 
 const KEYS = ['readyMs', 'createMs', 'metadataMs', 'produceMs', 'rssBeforeMB', 'rssCreatedMB', 'rssProducedMB', 'rssPerPartitionKB'];
 
 export async function run(specs, o, log) {
-  const results = Object.fromEntries(specs.map((s) => [s.name, []]));
-  const errors = [];
-  for (let i = 0; i < o.runs; i++) {
-    for (const spec of orderFor(specs, i)) {
-      try {
-        results[spec.name].push(await oneRun(spec, o, log));
-      } catch (err) {
-        errors.push(`${spec.name} run ${i + 1}: ${err.message}`);
-        log(`  partitions ${spec.name} run ${i + 1} failed: ${err.message.split('\n')[0]}`);
-      }
-    }
-  }
-  const summary = {};
-  for (const [name, runs] of Object.entries(results)) {
-    summary[name] = Object.fromEntries(KEYS.map((k) => [k, median(runs.map((r) => r[k]))]));
-    summary[name].runs = runs.length;
-    summary[name].verified = runs.length > 0 && runs.every((r) => r.verified);
-  }
+  const { results, errors } = await interleavedRuns(specs, { runs: o.runs, what: 'partitions', log }, (r) => oneRun(r, o, log));
+  const summary = summarizeRuns(results, KEYS, { verified: true });
   return { summary, results, errors, failed: errors.length > 0 || Object.values(summary).some((s) => !s.verified) };
 }
 
@@ -129,22 +112,14 @@ const ROWS = [
 
 export function formatTable(result) {
   const o = result.options;
-  const lines = [
-    `${o.partitions.toLocaleString('en-US')} partitions, rf 1, ${o.brokers} broker nodes, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`,
-    ...ratioTable(result.summary, ROWS),
-    `runs: ${Object.entries(result.summary).map(([n, x]) => `${n} ${x.runs}${x.verified ? '' : ' (NOT all partitions answered NONE)'}`).join(', ')}`,
-  ];
-  for (const e of result.errors) lines.push(`error: ${e}`);
-  return lines.join('\n');
+  const heading = `${o.partitions.toLocaleString('en-US')} partitions, rf 1, ${o.brokers} broker nodes, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`;
+  return partTable(result, heading, ROWS, { footer: [runsLine(result.summary, 'NOT all partitions answered NONE')] });
 }
 
 export const part = {
   name: 'partitions',
-  usage: 'node bench/partitions.mjs [--partitions 10000] [--brokers 3] [--runs 1] [--targets mock,ours] [--timeout 120] [--json FILE] [--quiet]\n',
   options: {
     partitions: { type: 'string', default: '10000' },
-    brokers: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '1' },
   },
   defaults: { timeout: 120, targets: 'mock,ours' },
   run,

@@ -14,7 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import kafkajs from 'kafkajs';
 import { startBroker, killAll } from './lib/broker-process.mjs';
-import { oursCli, oursSpec } from './throughput.mjs';
+import { median } from './lib/stats.mjs';
+import { oursCli, oursSpec } from './lib/targets.mjs';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
 
@@ -80,12 +81,6 @@ async function run(name) {
     await broker.stop();
   }
 }
-
-const median = (xs) => {
-  const v = [...xs].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-};
 
 const results = { direct: [], proxy: [] };
 // One unmeasured warm-up run per path, then ABBA order so drift favours neither.

@@ -6,12 +6,10 @@
 //
 //   npm run build && node bench/rdkafka.mjs [--messages 500000] [--runs 3]
 //   npm run bench -- rdkafka
-import { startBroker } from './lib/broker-process.mjs';
 import { cpuSeconds, memory } from './lib/proc.mjs';
 import { rdkafkaVersion, runRdkafka, python } from './lib/rdkafka.mjs';
-import { median, spread } from './lib/stats.mjs';
-import { ratioTable } from './lib/table.mjs';
-import { orderFor } from './lib/targets.mjs';
+import { interleavedRuns, summarizeRuns } from './lib/runs.mjs';
+import { partTable, runsLine } from './lib/table.mjs';
 import { runIfMain } from './lib/part.mjs';
 
 const TOPIC = 'bench';
@@ -31,74 +29,45 @@ export const method = `Method (librdkafka client throughput)
   runs          each on a freshly spawned broker; targets interleaved (a b c, c b a, ...); medians,
                 spread min..max in the log lines. The machine is shared: compare ratios, not absolutes.`;
 
-async function oneRun(spec, o) {
-  const broker = await startBroker(spec, {
-    brokers: o.brokers,
-    lifetime: o.timeout,
-    topics: [{ name: TOPIC, partitions: o.partitions, replication: 1 }],
-  });
-  try {
-    const bootstrap = broker.bootstrap.join(',');
-    const cpu0 = cpuSeconds(broker.pid);
-    const mem0 = memory(broker.pid);
-    const p = await runRdkafka(['produce', bootstrap, TOPIC, o.messages, o.size, o.partitions]);
-    const cpu1 = cpuSeconds(broker.pid);
-    const mem1 = memory(broker.pid);
-    const c = await runRdkafka(['consume', bootstrap, TOPIC, o.messages, o.partitions]);
-    const cpu2 = cpuSeconds(broker.pid);
-    const mb = (o.messages * o.size) / 1e6;
-    return {
-      produceMsgsPerSec: p.count / p.seconds,
-      produceMBps: mb / p.seconds,
-      produced: p.count,
-      consumeMsgsPerSec: c.count / c.seconds,
-      consumeMBps: c.bytes / 1e6 / c.seconds,
-      brokerCpuProduce: cpu1.total - cpu0.total,
-      brokerCpuConsume: cpu2.total - cpu1.total,
-      clientCpuProduce: p.clientCpu,
-      clientCpuConsume: c.clientCpu,
-      rssGrowthPerMB: (mem1.rss - mem0.rss) / 1e6 / mb,
-      verified: p.count === o.messages && c.verify.ok,
-      clientErrors: [...p.errors, ...c.errors].slice(0, 3),
-    };
-  } finally {
-    await broker.stop();
-  }
+async function oneRun({ spec, index, broker }, o, log) {
+  const bootstrap = broker.bootstrap.join(',');
+  const cpu0 = cpuSeconds(broker.pid);
+  const mem0 = memory(broker.pid);
+  const p = await runRdkafka(['produce', bootstrap, TOPIC, o.messages, o.size, o.partitions]);
+  const cpu1 = cpuSeconds(broker.pid);
+  const mem1 = memory(broker.pid);
+  const c = await runRdkafka(['consume', bootstrap, TOPIC, o.messages, o.partitions]);
+  const cpu2 = cpuSeconds(broker.pid);
+  const mb = (o.messages * o.size) / 1e6;
+  const r = {
+    produceMsgsPerSec: p.count / p.seconds,
+    produceMBps: mb / p.seconds,
+    produced: p.count,
+    consumeMsgsPerSec: c.count / c.seconds,
+    consumeMBps: c.bytes / 1e6 / c.seconds,
+    brokerCpuProduce: cpu1.total - cpu0.total,
+    brokerCpuConsume: cpu2.total - cpu1.total,
+    clientCpuProduce: p.clientCpu,
+    clientCpuConsume: c.clientCpu,
+    rssGrowthPerMB: (mem1.rss - mem0.rss) / 1e6 / mb,
+    verified: p.count === o.messages && c.verify.ok,
+    clientErrors: [...p.errors, ...c.errors].slice(0, 3),
+  };
+  log(
+    `  rdkafka ${spec.name} run ${index}: produce ${Math.round(r.produceMsgsPerSec)} msg/s (broker CPU ${r.brokerCpuProduce.toFixed(2)} s), ` +
+      `consume ${Math.round(r.consumeMsgsPerSec)} msg/s (broker CPU ${r.brokerCpuConsume.toFixed(2)} s), verified ${r.verified}` +
+      (r.clientErrors.length ? `, client errors: ${r.clientErrors[0]}` : ''),
+  );
+  return r;
 }
 
 const KEYS = ['produceMsgsPerSec', 'produceMBps', 'consumeMsgsPerSec', 'consumeMBps', 'brokerCpuProduce', 'brokerCpuConsume', 'clientCpuProduce', 'clientCpuConsume', 'rssGrowthPerMB'];
 
 export async function run(specs, o, log) {
-  const results = Object.fromEntries(specs.map((s) => [s.name, []]));
-  const errors = [];
-  const deadline = performance.now() + o.timeout * 1000;
-  for (let i = 0; i < o.runs; i++) {
-    for (const spec of orderFor(specs, i)) {
-      if (performance.now() > deadline - 15000) {
-        log(`  time budget nearly spent: skipping run ${i + 1} of ${spec.name}`);
-        continue;
-      }
-      try {
-        const r = await oneRun(spec, o);
-        results[spec.name].push(r);
-        log(
-          `  rdkafka ${spec.name} run ${i + 1}: produce ${Math.round(r.produceMsgsPerSec)} msg/s (broker CPU ${r.brokerCpuProduce.toFixed(2)} s), ` +
-            `consume ${Math.round(r.consumeMsgsPerSec)} msg/s (broker CPU ${r.brokerCpuConsume.toFixed(2)} s), verified ${r.verified}` +
-            (r.clientErrors.length ? `, client errors: ${r.clientErrors[0]}` : ''),
-        );
-      } catch (err) {
-        errors.push(`${spec.name} run ${i + 1}: ${err.message}`);
-        log(`  rdkafka ${spec.name} run ${i + 1} failed: ${err.message.split('\n')[0]}`);
-      }
-    }
-  }
-  const summary = {};
-  for (const [name, runs] of Object.entries(results)) {
-    summary[name] = Object.fromEntries(KEYS.map((k) => [k, median(runs.map((r) => r[k]))]));
-    summary[name].runs = runs.length;
-    summary[name].verified = runs.length > 0 && runs.every((r) => r.verified);
-    summary[name].spread = Object.fromEntries(KEYS.map((k) => [k, spread(runs.map((r) => r[k]), 2)]));
-  }
+  const broker = () => ({ brokers: o.brokers, lifetime: o.timeout, topics: [{ name: TOPIC, partitions: o.partitions, replication: 1 }] });
+  const until = performance.now() + o.timeout * 1000;
+  const { results, errors } = await interleavedRuns(specs, { runs: o.runs, what: 'rdkafka', log, broker, until, reserveMs: 15000 }, (r) => oneRun(r, o, log));
+  const summary = summarizeRuns(results, KEYS, { verified: true, spreadDigits: 2 });
   const failed = Object.values(summary).some((s) => !s.verified);
   return { summary, results, errors, failed };
 }
@@ -117,27 +86,18 @@ const ROWS = [
 
 export function formatTable(result) {
   const o = result.options;
-  const s = result.summary;
-  const lines = [
-    `librdkafka: ${o.messages.toLocaleString('en-US')} msgs x ${o.size} B, acks=all, topic ${o.partitions} partitions rf 1, ${o.brokers} broker nodes; ${result.elapsedSeconds.toFixed(1)} s`,
-    ...ratioTable(s, ROWS),
-    `runs: ${Object.entries(s).map(([n, x]) => `${n} ${x.runs}${x.verified ? '' : ' (NOT verified)'}`).join(', ')}`,
-  ];
-  for (const e of result.errors) lines.push(`error: ${e}`);
-  return lines.join('\n');
+  const heading = `librdkafka: ${o.messages.toLocaleString('en-US')} msgs x ${o.size} B, acks=all, topic ${o.partitions} partitions rf 1, ${o.brokers} broker nodes; ${result.elapsedSeconds.toFixed(1)} s`;
+  return partTable(result, heading, ROWS, { footer: [runsLine(result.summary)] });
 }
 
 export const part = {
   name: 'rdkafka',
-  usage: 'node bench/rdkafka.mjs [--messages 500000] [--size 100] [--partitions 16] [--brokers 3] [--runs 3] [--targets mock,ours,proxy] [--timeout 150] [--json FILE] [--quiet]\n',
   options: {
     messages: { type: 'string', default: '500000' },
     size: { type: 'string', default: '100' },
     partitions: { type: 'string', default: '16' },
-    brokers: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '3' },
   },
-  defaults: { timeout: 150 },
+  defaults: { timeout: 150, runs: 3 },
   run,
   method,
   formatTable,

@@ -12,22 +12,19 @@
 // Each run spawns a fresh 3-broker cluster (ours: node dist/cli.js start;
 // mock: bench/.ref/bin/mock-cluster-new, see bench/reference.mjs) and a topic.
 
-import path from 'node:path';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import kafkajs from 'kafkajs';
 
 import { startBroker, killAll } from './lib/broker-process.mjs';
+import { median } from './lib/stats.mjs';
+import { mockSpec, oursCli, repoDir } from './lib/targets.mjs';
 import { mockBin } from './reference.mjs';
 
 const { Kafka, logLevel } = kafkajs;
 const require = createRequire(import.meta.url);
 const kafkajsVersion = require('kafkajs/package.json').version;
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const repoDir = path.dirname(benchDir);
-const oursCli = path.join(repoDir, 'dist', 'cli.js');
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -72,7 +69,7 @@ if (flag('mock') && !fs.existsSync(mockBin)) {
   console.error(`${mockBin} is missing: node bench/reference.mjs builds it`);
   process.exit(1);
 }
-if (flag('mock')) specs.push({ name: 'mock', command: mockBin, args: ['-T', '{lifetime}', '{topicArgs}', '{brokers}'], topics: 'args' });
+if (flag('mock')) specs.push(mockSpec(mockBin));
 
 const hardStop = setTimeout(() => {
   console.error(`benchmark over its ${TIMEOUT_S} s budget; stopping`);
@@ -134,10 +131,6 @@ async function oneRun(spec) {
   }
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 const results = new Map(specs.map((s) => [s.name, []]));

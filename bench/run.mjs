@@ -140,22 +140,13 @@ for (const name of parts) {
   if (result) results[name] = result;
 }
 
-const modules = {
-  'throughput.mjs': await import('./throughput.mjs'),
-  'rdkafka.mjs': await import('./rdkafka.mjs'),
-  'latency.mjs': await import('./latency.mjs'),
-  'partitions.mjs': await import('./partitions.mjs'),
-  'connections.mjs': await import('./connections.mjs'),
-  'cpu.mjs': await import('./cpu.mjs'),
-};
 const printed = new Set();
 for (const name of parts) {
-  const m = modules[PARTS[name].file];
-  const method = m.METHOD ?? m.method;
+  const { part } = await import(`./${PARTS[name].file}`);
   console.log();
-  if (!printed.has(method)) console.log(`${method}\n`);
-  printed.add(method);
-  console.log(results[name] ? m.formatTable(results[name]) : `${name}: no results`);
+  if (!printed.has(part.method)) console.log(`${part.method}\n`);
+  printed.add(part.method);
+  console.log(results[name] ? part.formatTable(results[name]) : `${name}: no results`);
 }
 
 // The headline figures of every part run, in one table.

@@ -15,17 +15,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import kafkajs from 'kafkajs';
 
-import { startBroker, killAll } from './lib/broker-process.mjs';
+import { startBroker } from './lib/broker-process.mjs';
 import { fetchAll } from './lib/fetch-all.mjs';
+import { runIfMain } from './lib/part.mjs';
 import { cpuRuntime, cpuSeconds, memory } from './lib/proc.mjs';
+import { interleavedRuns } from './lib/runs.mjs';
+import { fmt, median } from './lib/stats.mjs';
 import { ratioTable } from './lib/table.mjs';
-import { mockSpec, oursCli, oursSpec, repoDir, targetSpecs } from './lib/targets.mjs';
+import { mockSpec, oursCli, repoDir, targetSpecs } from './lib/targets.mjs';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
-export { repoDir, oursCli, mockSpec, oursSpec };
 
 // ---------------------------------------------------------------- options
 
@@ -46,7 +47,7 @@ export const DEFAULTS = {
 
 export const QUICK = { messages: 50_000, runs: 1, startupRuns: 3 };
 
-export const METHOD = `Method (kafkajs throughput and start-up)
+export const method = `Method (kafkajs throughput and start-up)
   Each figure is the median over runs; brokers are run interleaved (mock, ours, proxy, proxy, ours, ...),
   ours = kafkaesque with clients straight to its brokers (--no-proxy), proxy = through its chaos proxy, no rules;
   each run on a freshly spawned broker process, and the client is kafkajs ${kafkajsVersion()} in this
@@ -80,13 +81,6 @@ function kafkajsVersion() {
 }
 
 // ---------------------------------------------------------------- helpers
-
-const median = (xs) => {
-  const v = xs.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
-  if (v.length === 0) return null;
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-};
 
 /**
  * kafkajs client whose error log lines are collected into `sink` (an array)
@@ -300,71 +294,44 @@ export async function throughputRun(spec, o, batches) {
 export async function runBench(specs, options = {}, log = (s) => process.stderr.write(`${s}\n`)) {
   const o = { ...DEFAULTS, ...options };
   const started = performance.now();
-  const deadline = started + o.timeout * 1000;
-  const left = () => (deadline - performance.now()) / 1000;
+  const until = started + o.timeout * 1000;
   const batches = buildBatches(o);
-  const results = Object.fromEntries(specs.map((s) => [s.name, { startup: [], runs: [], errors: [], stops: [] }]));
-
-  // A broker that fails twice in a row is not run again (each failure can
-  // cost a ready timeout).
-  const failedInARow = Object.fromEntries(specs.map((s) => [s.name, 0]));
-  const guard = async (name, what, fn) => {
-    if (failedInARow[name] >= 2) return null;
-    try {
-      const r = await fn();
-      failedInARow[name] = 0;
-      return r;
-    } catch (err) {
-      const msg = `${what}: ${err?.message ?? err}`;
-      results[name].errors.push(msg);
-      log(`  ${name} ${msg.split('\n')[0]}`);
-      if (++failedInARow[name] === 2) log(`  ${name}: failed twice in a row, not running it again`);
-      return null;
-    }
-  };
+  const stops = Object.fromEntries(specs.map((s) => [s.name, []]));
+  const withStops = (spec) => ({ ...o, onStop: (x) => stops[spec.name].push(x) });
 
   if (o.warmup) {
     const w = Math.min(o.messages, 20_000);
     const wo = { ...o, messages: w };
     log(`warm-up: ${w} messages on ${specs[0].name} (not measured)`);
-    await guard(specs[0].name, 'warm-up', () => throughputRun(specs[0], wo, buildBatches(wo)));
-    results[specs[0].name].errors = [];
-    failedInARow[specs[0].name] = 0;
-  }
-
-  // Alternate the order (a b, b a, ...) so neither broker always runs right
-  // after the other's garbage; gc() between runs when run with --expose-gc.
-  const order = (i) => (i % 2 ? [...specs].reverse() : specs);
-  for (let i = 0; i < o.runs; i++) {
-    for (const spec of order(i)) {
-      if (left() < 10) {
-        log(`time budget nearly spent: skipping throughput run ${i + 1} of ${spec.name}`);
-        continue;
-      }
-      const ro = { ...o, onStop: (x) => results[spec.name].stops.push(x) };
-      const r = await guard(spec.name, `throughput run ${i + 1}`, () => throughputRun(spec, ro, batches));
-      if (!r) continue;
-      results[spec.name].runs.push(r);
-      log(
-        `  ${spec.name} run ${i + 1}: produce ${fmt(r.produce.msgsPerSec, 0)} msg/s, ` +
-          `fetch ${fmt(r.fetch.msgsPerSec, 0)} msg/s, broker CPU ${fmt(r.brokerCpu.total, 2)} s, ` +
-          `RSS ${mb(r.rss.before)} -> ${mb(r.rss.afterProduce)} MB, verify ${r.verify.ok ? 'ok' : JSON.stringify(r.verify)}` +
-          (r.clientErrors.count ? `, kafkajs logged ${r.clientErrors.count} errors, first: ${r.clientErrors.first[0]}` : ''),
-      );
+    try {
+      await throughputRun(specs[0], wo, buildBatches(wo));
+    } catch (err) {
+      log(`  ${specs[0].name} warm-up: ${String(err?.message ?? err).split('\n')[0]}`);
     }
   }
 
-  for (let i = 0; i < o.startupRuns; i++) {
-    for (const spec of order(i)) {
-      if (left() < 3) {
-        log(`time budget nearly spent: skipping start-up run ${i + 1} of ${spec.name}`);
-        continue;
-      }
-      const ro = { ...o, onStop: (x) => results[spec.name].stops.push(x) };
-      const r = await guard(spec.name, `start-up run ${i + 1}`, () => startupRun(spec, ro));
-      if (r) results[spec.name].startup.push(r);
-    }
-  }
+  // A broker that fails twice in a row is not run again, in either loop (each
+  // failure can cost a ready timeout). gc() before each run with --expose-gc.
+  const loop = { log, until, giveUpAfter: 2, streaks: {} };
+  const measured = await interleavedRuns(specs, { ...loop, runs: o.runs, what: 'throughput', reserveMs: 10_000 }, async ({ spec, index }) => {
+    const r = await throughputRun(spec, withStops(spec), batches);
+    log(
+      `  ${spec.name} run ${index}: produce ${fmt(r.produce.msgsPerSec, 0)} msg/s, ` +
+        `fetch ${fmt(r.fetch.msgsPerSec, 0)} msg/s, broker CPU ${fmt(r.brokerCpu.total, 2)} s, ` +
+        `RSS ${mb(r.rss.before)} -> ${mb(r.rss.afterProduce)} MB, verify ${r.verify.ok ? 'ok' : JSON.stringify(r.verify)}` +
+        (r.clientErrors.count ? `, kafkajs logged ${r.clientErrors.count} errors, first: ${r.clientErrors.first[0]}` : ''),
+    );
+    return r;
+  });
+  const startups = await interleavedRuns(specs, { ...loop, runs: o.startupRuns, what: 'start-up', reserveMs: 3_000 }, ({ spec }) => startupRun(spec, withStops(spec)));
+
+  const errorsOf = (name) => [
+    ...measured.failures.filter((f) => f.target === name).map((f) => `throughput run ${f.run}: ${f.message}`),
+    ...startups.failures.filter((f) => f.target === name).map((f) => `start-up run ${f.run}: ${f.message}`),
+  ];
+  const results = Object.fromEntries(
+    specs.map((s) => [s.name, { startup: startups.results[s.name], runs: measured.results[s.name], errors: errorsOf(s.name), stops: stops[s.name] }]),
+  );
   for (const spec of specs) {
     const st = results[spec.name].startup;
     const errs = st.flatMap((s) => s.clientErrors.first ?? []);
@@ -375,6 +342,7 @@ export async function runBench(specs, options = {}, log = (s) => process.stderr.
   }
 
   const summary = Object.fromEntries(specs.map((s) => [s.name, summarize(results[s.name])]));
+  const failed = Object.values(summary).some((r) => (o.runs > 0 && (r.runs === 0 || !r.verified)) || (o.startupRuns > 0 && r.startupRuns === 0));
   return {
     when: new Date().toISOString(),
     options: o,
@@ -382,6 +350,7 @@ export async function runBench(specs, options = {}, log = (s) => process.stderr.
     elapsedSeconds: (performance.now() - started) / 1000,
     summary,
     results,
+    failed,
   };
 }
 
@@ -419,10 +388,6 @@ function summarize(res) {
 
 // ---------------------------------------------------------------- output
 
-function fmt(x, digits = 1) {
-  if (x == null || !Number.isFinite(x)) return '-';
-  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
 const mb = (bytes) => fmt(bytes / 1e6, 1);
 
 const ROWS = [
@@ -449,7 +414,6 @@ const ROWS = [
 /** A readable table: one column per broker, then x/mock and proxy/ours ratios. */
 export function formatTable(result) {
   const names = Object.keys(result.summary);
-  const blank = names.map(() => '');
   const text = (f) => Object.fromEntries(names.map((n) => [n, f(result.summary[n])]));
   const summary = Object.fromEntries(names.map((n) => [n, { ...result.summary[n] }]));
   const extra = {
@@ -459,7 +423,6 @@ export function formatTable(result) {
     stop: text((s) => s.stopCodes.join(',') || '-'),
   };
   for (const n of names) for (const [k, v] of Object.entries(extra)) summary[n][`_${k}`] = v[n];
-  void blank;
   const rows = [
     ...ROWS,
     ['runs (throughput / start-up)', '_runs', 0, ''],
@@ -564,19 +527,11 @@ export function parseArgs(argv) {
 }
 
 export function specsFromCli(cli) {
-  const specs = targetSpecs({ which: cli.targets.filter((t) => t === 'mock') });
-  if (cli.mock && specs.length) specs[0] = mockSpec(path.resolve(cli.mock));
-  if (cli.ours) {
-    if (!fs.existsSync(cli.ours)) {
-      throw new Error(`--ours: ${cli.ours} not found (build it with npm run build)`);
-    }
-    // ours: clients straight to the brokers; proxy: through the chaos proxy with no rules.
-    const warn = ['--log-level', 'warn'];
-    if (cli.targets.includes('ours')) specs.push(oursSpec(cli.ours, ['--no-proxy', ...warn, ...cli.oursArgs], 'ours'));
-    if (cli.targets.includes('proxy')) specs.push(oursSpec(cli.ours, [...warn, ...cli.oursArgs], 'proxy'));
-  } else if (cli.oursRequired) {
-    throw new Error(`--ours: ${oursCli} not found (build it with npm run build)`);
-  }
+  if (cli.ours && !fs.existsSync(cli.ours)) throw new Error(`--ours: ${cli.ours} not found (build it with npm run build)`);
+  if (!cli.ours && cli.oursRequired) throw new Error(`--ours: ${oursCli} not found (build it with npm run build)`);
+  const which = cli.ours ? cli.targets : cli.targets.filter((t) => t === 'mock');
+  const specs = targetSpecs({ which, cli: cli.ours ?? oursCli, extraArgs: cli.oursArgs });
+  if (cli.mock && specs[0]?.name === 'mock') specs[0] = mockSpec(path.resolve(cli.mock));
   for (const s of cli.specs) {
     if (!s.name || !s.command || !Array.isArray(s.args)) throw new Error(`--spec needs name, command and args: ${JSON.stringify(s)}`);
     specs.push({ topics: 'admin', ...s });
@@ -584,59 +539,21 @@ export function specsFromCli(cli) {
   return specs;
 }
 
-export async function main(argv = process.argv.slice(2)) {
-  let parsed;
-  try {
-    parsed = parseArgs(argv);
-  } catch (err) {
-    console.error(err.message);
-    return 2;
-  }
-  if (parsed.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const { opts, cli } = parsed;
-  let specs;
-  try {
-    specs = specsFromCli(cli);
-  } catch (err) {
-    console.error(err.message);
-    return 2;
-  }
-  const o = { ...DEFAULTS, ...opts };
-  // Hard stop: kill brokers and exit if the run overruns its budget.
-  const hard = setTimeout(() => {
-    console.error(`bench: overran --timeout ${o.timeout}s by 30 s; killing brokers`);
-    killAll();
-    process.exit(3);
-  }, (o.timeout + 30) * 1000);
-  hard.unref();
+export const part = {
+  name: 'throughput',
+  usage: HELP,
+  parse(argv) {
+    const parsed = parseArgs(argv);
+    if (parsed.help) return parsed;
+    const { opts, cli } = parsed;
+    return { o: { ...DEFAULTS, ...opts }, specs: specsFromCli(cli), json: cli.json, quiet: cli.quiet };
+  },
+  run(specs, o, log) {
+    log(`brokers: ${specs.map((s) => `${s.name} (${[s.command, ...s.args].join(' ')})`).join('; ')}`);
+    return runBench(specs, o, log);
+  },
+  method,
+  formatTable,
+};
 
-  console.error(`brokers: ${specs.map((s) => `${s.name} (${[s.command, ...s.args].join(' ')})`).join('; ')}`);
-  const result = await runBench(specs, o);
-  clearTimeout(hard);
-  if (cli.json === '-') process.stdout.write(`${JSON.stringify(result)}\n`);
-  else if (cli.json) fs.writeFileSync(cli.json, `${JSON.stringify(result, null, 2)}\n`);
-  if (!cli.quiet) {
-    console.log(METHOD);
-    console.log();
-    console.log(formatTable(result));
-  }
-  const failed = specs.some((s) => {
-    const r = result.summary[s.name];
-    return (o.runs > 0 && (r.runs === 0 || !r.verified)) || (o.startupRuns > 0 && r.startupRuns === 0);
-  });
-  return failed ? 1 : 0;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().then(
-    (code) => process.exit(code),
-    (err) => {
-      console.error(err?.stack ?? err);
-      killAll();
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, part);

@@ -48,26 +48,39 @@ def on_error(err):
         errors.append(str(err))
 
 
-def produce(bootstrap, topic, messages, size, partitions):
-    failed = [0]
+class Deliveries:
+    """A delivery callback that counts (and keeps the first errors of) failed deliveries."""
 
-    def on_delivery(err, _msg):
-        # Called for failed deliveries only (delivery.report.only.error).
+    def __init__(self):
+        self.failed = 0
+
+    def __call__(self, err, _msg):
         if err is not None:
-            failed[0] += 1
+            self.failed += 1
             on_error(err)
 
-    p = Producer({
+
+def producer(bootstrap, config):
+    """A producer with acks=all, not idempotent, errors kept: config adds to that."""
+    return Producer({
         "bootstrap.servers": bootstrap,
         "acks": "all",
         "enable.idempotence": False,
+        "error_cb": on_error,
+        **config,
+    })
+
+
+def produce(bootstrap, topic, messages, size, partitions):
+    on_delivery = Deliveries()
+    p = producer(bootstrap, {
         "compression.type": "none",
         "linger.ms": 5,
         "batch.num.messages": 10000,
         "queue.buffering.max.messages": 1000000,
         "queue.buffering.max.kbytes": 1048576,
+        # on_delivery is called for failed deliveries only.
         "delivery.report.only.error": True,
-        "error_cb": on_error,
     })
     # Connections and metadata first: not part of the timed span.
     p.list_topics(topic, timeout=10)
@@ -84,7 +97,7 @@ def produce(bootstrap, topic, messages, size, partitions):
                 p.poll(0.005)
     left = p.flush(60)
     t1 = time.perf_counter()
-    out({"seconds": t1 - t0, "count": messages - left - failed[0], "undelivered": left, "failed": failed[0],
+    out({"seconds": t1 - t0, "count": messages - left - on_delivery.failed, "undelivered": left, "failed": on_delivery.failed,
          "clientCpu": cpu() - c0, "errors": errors})
 
 
@@ -138,20 +151,8 @@ def consume(bootstrap, topic, messages, partitions):
 
 
 def latency(bootstrap, topic, count, size):
-    failed = [0]
-
-    def on_delivery(err, _msg):
-        if err is not None:
-            failed[0] += 1
-            on_error(err)
-
-    p = Producer({
-        "bootstrap.servers": bootstrap,
-        "acks": "all",
-        "enable.idempotence": False,
-        "linger.ms": 0,
-        "error_cb": on_error,
-    })
+    on_delivery = Deliveries()
+    p = producer(bootstrap, {"linger.ms": 0})
     p.list_topics(topic, timeout=10)
     value = b"x" * size
     # One unmeasured produce: the partition leader's connection is made here.
@@ -162,9 +163,9 @@ def latency(bootstrap, topic, count, size):
         t0 = time.perf_counter()
         p.produce(topic, value, partition=0, on_delivery=on_delivery)
         if p.flush(10) != 0:
-            failed[0] += 1
+            on_delivery.failed += 1
         us.append((time.perf_counter() - t0) * 1e6)
-    out({"micros": us, "failed": failed[0], "errors": errors})
+    out({"micros": us, "failed": on_delivery.failed, "errors": errors})
 
 
 def main(argv):

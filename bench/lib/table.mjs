@@ -27,6 +27,21 @@ export function ratioTable(summary, rows, { title = 'figure (median)' } = {}) {
   return alignRows([head, ...body]);
 }
 
+/**
+ * A part's table as text: its heading line, the ratio table of
+ * result.summary, footer lines, then one line per error in result.errors.
+ */
+export function partTable(result, heading, rows, { title, footer = [] } = {}) {
+  const lines = [heading, ...ratioTable(result.summary, rows, title ? { title } : {}), ...footer];
+  for (const e of result.errors) lines.push(`error: ${e}`);
+  return lines.join('\n');
+}
+
+/** "runs: mock 3, ours 2 (NOT verified)": the runs each target made, and which did not verify. */
+export function runsLine(summary, notVerified = 'NOT verified') {
+  return `runs: ${Object.entries(summary).map(([n, x]) => `${n} ${x.runs}${x.verified ? '' : ` (${notVerified})`}`).join(', ')}`;
+}
+
 /** Left-aligns the first column, right-aligns the others, with a rule under the head. */
 export function alignRows(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? '').length)));
