@@ -1,24 +1,13 @@
 // ControlClient.audit against nock: the request it sends and how answers map
 // to values and ControlErrors. The route against a live cluster is in
 // delivery.test.ts.
-import nock from '../support/nock.js';
+import { controlApiMock } from '../support/control-nock.js';
 import { ControlClient, ControlError } from '../../src/control/client.js';
 import type { AuditReport } from '../../src/audit/types.js';
 
 const BASE = 'http://control.test';
 const client = new ControlClient(BASE, { token: 't0k', timeoutMs: 2000 });
-const api = () => nock(BASE).matchHeader('authorization', 'Bearer t0k');
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
-});
+const api = controlApiMock(BASE, 't0k');
 
 const report: AuditReport = {
   ok: false,

@@ -4,9 +4,9 @@
 //     a duplicate, preceded by the drop-response event;
 //   - a consumer that seeks over records skips them (poll skip);
 //   - a read_uncommitted consumer processes an aborted transaction (aborted read).
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
 import { auditDelivery, startCluster, ControlClient, ControlError, type ProcessedRecord, type RunningCluster } from '../../src/index.js';
-import { kafkajs } from '../support/kafkajs.js';
+import { consumeUntil, createTopics, kafkajs } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 let client: Kafka;
@@ -18,10 +18,7 @@ afterEach(() => kafka.chaos.clearRules());
 afterAll(() => kafka.stop());
 
 async function createTopic(topic: string) {
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
 }
 
 /**
@@ -31,21 +28,12 @@ async function createTopic(topic: string) {
 async function processAll(topic: string, o: { groupId: string; done: (seen: ProcessedRecord[]) => boolean; readUncommitted?: boolean; onMessage?: (offset: number, c: Consumer) => void }) {
   const consumer = kafkajs(kafka.bootstrap, o.groupId).consumer({ groupId: o.groupId, readUncommitted: o.readUncommitted ?? false, maxWaitTimeInMs: 100 });
   const seen: ProcessedRecord[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  let finish!: () => void;
-  const finished = new Promise<void>((r) => (finish = r));
-  await consumer.run({
-    eachMessage: async ({ partition, message }) => {
-      seen.push({ topic, partition, offset: Number(message.offset), consumer: o.groupId });
-      o.onMessage?.(Number(message.offset), consumer);
-      if (o.done(seen)) finish();
-    },
-  });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([finished, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
-  clearTimeout(timer);
-  await consumer.disconnect();
+  const each = ({ partition, message }: EachMessagePayload) => {
+    seen.push({ topic, partition, offset: Number(message.offset), consumer: o.groupId });
+    o.onMessage?.(Number(message.offset), consumer);
+    return o.done(seen);
+  };
+  await consumeUntil(consumer, topic, each, 15_000);
   return seen;
 }
 

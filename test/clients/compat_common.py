@@ -1,15 +1,19 @@
-"""What the Python compatibility drivers (test/clients/*_compat.py) share.
+"""What the Python client scripts in test/clients/ share.
 
-The command line, the messages of each scenario, the deadline and the one JSON
-summary line; the mirror of compat_common.mjs. The scenarios and the report
-each one prints are described in test/compat/README.md; the checks are made by
-the suite (test/compat/), against the broker's own log and group state.
+For the compatibility drivers (*_compat.py), the mirror of compat_common.mjs:
+the command line, the messages of each scenario, the deadline and the one
+JSON summary line. The scenarios and the report each one prints are
+described in test/compat/README.md; the checks are made by the suite
+(test/compat/), against the broker's own log and group state. The other
+scripts (rdkafka_basic.py, rdkafka_corrupt.py) take their own command line
+and use the client import, the log, the deadline and the summary line.
 
     /usr/bin/python3 test/clients/X_compat.py BOOTSTRAP SCENARIO TOPIC [-n N]
         [--partitions P] [--group G] [--txn-id ID] [--timeout S]
 """
 
 import argparse
+import importlib
 import json
 import os
 import signal
@@ -21,6 +25,16 @@ SCENARIOS = ["metadata", "produce-fetch", "group", "idempotent", "transactions"]
 
 class Failure(Exception):
     pass
+
+
+def import_client(module, package):
+    """Imports a client's module, or prints a summary line naming the Debian package to install and exits 2."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:  # pragma: no cover
+        print(json.dumps({"ok": False, "errors": [f"cannot import {module} ({e}); "
+                                                 f"apt-get install -y {package} and run with /usr/bin/python3"]}), flush=True)
+        sys.exit(2)
 
 
 def parse_args(argv, prog):
@@ -58,14 +72,21 @@ def remaining(deadline, what="the run"):
 
 
 def run_driver(args, client, body):
-    """Runs body(out, deadline); prints the summary line and exits 0 (ok), 1 (a failed step) or 2 (timeout).
+    """A compatibility driver's run: run_bounded with the summary line naming the client, scenario and topic."""
+    out = {"ok": False, "client": client, "scenario": args.scenario, "topic": args.topic, "errors": []}
+    run_bounded(out, args.timeout, lambda deadline: body(out, deadline))
 
-    An alarm at --timeout + 10 s prints what is known and exits, so a hung
-    client cannot outlive the suite.
+
+def run_bounded(out, timeout, body):
+    """Runs body(deadline), then prints `out` as the summary line and exits.
+
+    `out` holds "ok" and "errors"; body fills in what it saw, and appends to
+    errors or raises (Failure for a failed step). ok is no errors. Exits 0
+    (ok), 2 when an error says "timed out", else 1. An alarm at timeout + 10 s
+    prints what is known and exits, so a hung client cannot outlive the suite.
     """
     started = time.monotonic()
-    deadline = started + args.timeout
-    out = {"ok": False, "client": client, "scenario": args.scenario, "topic": args.topic, "errors": []}
+    deadline = started + timeout
 
     def finish(code):
         out["elapsed_s"] = round(time.monotonic() - started, 3)
@@ -74,13 +95,13 @@ def run_driver(args, client, body):
         os._exit(code)
 
     def on_alarm(_sig, _frame):
-        out["errors"].append(f"hard timeout ({args.timeout + 10:.0f} s)")
+        out["errors"].append(f"hard timeout ({timeout + 10:.0f} s)")
         finish(2)
 
     signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(int(args.timeout + 10))
+    signal.alarm(int(timeout + 10))
     try:
-        body(out, deadline)
+        body(deadline)
         out["ok"] = not out["errors"]
     except Failure as e:
         out["errors"].append(str(e))

@@ -28,31 +28,23 @@ package; another python may come first on PATH). Steps, each bounded in time:
 
 Prints progress on stderr and ONE JSON line on stdout (the summary), and exits
 0 when everything checked out, 1 on a failed check, 2 on a usage error or a
-timeout (the whole run is also bounded by an alarm at --timeout + 15 s).
+timeout (the whole run is also bounded by an alarm at --timeout + 10 s). The
+summary line and the alarm: compat_common.run_bounded.
 """
 
 import argparse
-import json
-import os
-import signal
 import sys
 import time
 
-try:
-    import confluent_kafka
-    from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
-except ImportError as e:  # pragma: no cover
-    print(json.dumps({"ok": False, "errors": [f"cannot import confluent_kafka ({e}); "
-                                             "apt-get install -y python3-confluent-kafka and run with /usr/bin/python3"]}))
-    sys.exit(2)
+# No __pycache__ beside the sources when compat_common is imported.
+sys.dont_write_bytecode = True
 
+from compat_common import Failure, import_client, log, remaining, run_bounded  # noqa: E402
 
-def log(*a):
-    print("rdkafka_basic:", *a, file=sys.stderr, flush=True)
+confluent_kafka = import_client("confluent_kafka", "python3-confluent-kafka")
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition  # noqa: E402
 
-
-class Failure(Exception):
-    pass
+PROG = "rdkafka_basic"
 
 
 def parse_args(argv):
@@ -66,7 +58,10 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=60.0, help="seconds for the whole run (default 60)")
     p.add_argument("--debug", default=None, help="librdkafka debug contexts, e.g. protocol,broker")
     p.add_argument("--client-id", default="kafkaesque-rdkafka-basic")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.messages <= 0:
+        p.error("--messages must be positive")
+    return args
 
 
 def base_conf(args):
@@ -79,13 +74,6 @@ def base_conf(args):
     if args.debug:
         conf["debug"] = args.debug
     return conf
-
-
-def remaining(deadline):
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise Failure("timed out")
-    return left
 
 
 def step_metadata(args, deadline, out):
@@ -110,7 +98,7 @@ def step_metadata(args, deadline, out):
         parts = sorted(md.topics[args.topic].partitions.values(), key=lambda pm: pm.id)
         out["partitions"] = [{"id": pm.id, "leader": pm.leader, "replicas": list(pm.replicas),
                               "isrs": list(pm.isrs)} for pm in parts]
-        log(f"brokers {[b.id for b in brokers]} (controller {md.controller_id}); "
+        log(PROG, f"brokers {[b.id for b in brokers]} (controller {md.controller_id}); "
             f"{args.topic}: {len(parts)} partitions, leaders {[pm.leader for pm in parts]}")
         ids = {b.id for b in brokers}
         problems = []
@@ -163,7 +151,7 @@ def step_produce(args, deadline, name, extra_conf, partitions, out):
     result = {"delivered": len(delivered), "errors": errors[:10], "error_count": len(errors),
               "undelivered": left, "seconds": round(secs, 3)}
     out.setdefault("produce", {})[name] = result
-    log(f"{name}: {len(delivered)}/{args.messages} delivered in {secs:.2f} s"
+    log(PROG, f"{name}: {len(delivered)}/{args.messages} delivered in {secs:.2f} s"
         + (f", {len(errors)} errors, first: {errors[0]}" if errors else "")
         + (f", {left} still queued" if left else ""))
     problems = []
@@ -253,52 +241,28 @@ def step_read_back(args, deadline, partitions, expected, out):
             problems.append(f"{missing} delivered messages not read back")
         out["consume"] = {"read": sum(len(v) for v in got.values()), "ours": count, "expected": len(expected),
                           "preexisting": preexisting, "per_partition": per_partition, "errors": errors[:10]}
-        log(f"read back {count}/{len(expected)} ({preexisting} preexisting) from {len(partitions)} partitions")
+        log(PROG, f"read back {count}/{len(expected)} ({preexisting} preexisting) from {len(partitions)} partitions")
         if problems:
             raise Failure("; ".join(problems[:10]))
     finally:
         c.close()
 
 
+def run(args, deadline, out):
+    partitions = step_metadata(args, deadline, out)
+    expected = dict(step_produce(args, deadline, "acks_all", {"enable.idempotence": False}, partitions, out))
+    if not args.no_idempotence:
+        expected.update(step_produce(args, deadline, "idempotent", {"enable.idempotence": True}, partitions, out))
+    step_read_back(args, deadline, partitions, expected, out)
+
+
 def main(argv):
     args = parse_args(argv)
-    if args.messages <= 0:
-        print("--messages must be positive", file=sys.stderr)
-        return 2
     out = {"ok": False, "bootstrap": args.bootstrap, "topic": args.topic,
            "client": f"confluent-kafka {confluent_kafka.version()[0]}",
            "librdkafka": confluent_kafka.libversion()[0], "errors": []}
-    started = time.monotonic()
-    deadline = started + args.timeout
-
-    def on_alarm(_sig, _frame):
-        out["errors"].append(f"hard timeout ({args.timeout + 15:.0f} s)")
-        out["elapsed_s"] = round(time.monotonic() - started, 3)
-        print(json.dumps(out), flush=True)
-        os._exit(2)
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(int(args.timeout + 15))
-    code = 1
-    try:
-        partitions = step_metadata(args, deadline, out)
-        expected = dict(step_produce(args, deadline, "acks_all", {"enable.idempotence": False}, partitions, out))
-        if not args.no_idempotence:
-            expected.update(step_produce(args, deadline, "idempotent", {"enable.idempotence": True}, partitions, out))
-        step_read_back(args, deadline, partitions, expected, out)
-        out["ok"] = True
-        code = 0
-    except Failure as e:
-        out["errors"].append(str(e))
-        code = 2 if str(e) == "timed out" else 1
-    except Exception as e:  # KafkaException and anything unexpected
-        out["errors"].append(f"{type(e).__name__}: {e}")
-        code = 1
-    out["elapsed_s"] = round(time.monotonic() - started, 3)
-    signal.alarm(0)
-    print(json.dumps(out), flush=True)
-    return code
+    run_bounded(out, args.timeout, lambda deadline: run(args, deadline, out))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])

@@ -23,28 +23,23 @@ test (test/e2e/chaos-corrupt-rdkafka.test.ts) asserts on that.
 Prints progress on stderr and ONE JSON line on stdout, and exits 0 when the
 run finished (whatever the client saw), 1 on an unexpected exception, 2 on
 a usage error or a timeout (the run is also bounded by an alarm at
---timeout + 15 s).
+--timeout + 10 s). The summary line and the alarm: compat_common.run_bounded.
 """
 
 import argparse
-import json
 import logging
-import os
-import signal
 import sys
 import time
 
-try:
-    import confluent_kafka
-    from confluent_kafka import Consumer, Producer, TopicPartition
-except ImportError as e:  # pragma: no cover
-    print(json.dumps({"ok": False, "errors": [f"cannot import confluent_kafka ({e}); "
-                                             "apt-get install -y python3-confluent-kafka and run with /usr/bin/python3"]}))
-    sys.exit(2)
+# No __pycache__ beside the sources when compat_common is imported.
+sys.dont_write_bytecode = True
 
+from compat_common import import_client, log, run_bounded  # noqa: E402
 
-def log(*a):
-    print("rdkafka_corrupt:", *a, file=sys.stderr, flush=True)
+confluent_kafka = import_client("confluent_kafka", "python3-confluent-kafka")
+from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+
+PROG = "rdkafka_corrupt"
 
 
 def parse_args(argv):
@@ -97,15 +92,15 @@ def consume(args, deadline, out):
                 continue
             if msg.error():
                 errors.append(error_dict(msg.error(), partition=msg.partition(), offset=msg.offset()))
-                log(f"message error at offset {msg.offset()}: {msg.error().name()}: {msg.error().str()}")
+                log(PROG, f"message error at offset {msg.offset()}: {msg.error().name()}: {msg.error().str()}")
                 continue
             records.append({"offset": msg.offset(), "value": msg.value().decode("utf-8", "replace")})
     finally:
         c.close()
     out.update({"records": records, "message_errors": errors, "client_errors": client_errors})
-    log(f"read {len(records)}/{args.expect}, {len(errors)} message errors")
+    log(PROG, f"read {len(records)}/{args.expect}, {len(errors)} message errors")
     if len(records) < args.expect:
-        out["errors"].append(f"read {len(records)} of {args.expect} records before the timeout")
+        out["errors"].append(f"timed out having read {len(records)} of {args.expect} records")
 
 
 def produce(args, deadline, out):
@@ -135,39 +130,19 @@ def produce(args, deadline, out):
             break
     out.update({"delivered": delivered, "delivery_errors": failed, "client_errors": client_errors,
                 "undelivered": left, "log": capture.lines[:20]})
-    log(f"{len(delivered)} delivered, {len(failed)} failed, {left} left; "
+    log(PROG, f"{len(delivered)} delivered, {len(failed)} failed, {left} left; "
         f"{len(capture.lines)} log lines name the error")
     if left:
-        out["errors"].append(f"{left} messages neither delivered nor failed before the timeout")
+        out["errors"].append(f"timed out with {left} messages neither delivered nor failed")
 
 
 def main(argv):
     args = parse_args(argv)
     out = {"ok": False, "mode": args.mode, "client": f"confluent-kafka {confluent_kafka.version()[0]}",
            "librdkafka": confluent_kafka.libversion()[0], "errors": []}
-    started = time.monotonic()
-    deadline = started + args.timeout
-
-    def on_alarm(_sig, _frame):
-        out["errors"].append(f"hard timeout ({args.timeout + 15:.0f} s)")
-        print(json.dumps(out), flush=True)
-        os._exit(2)
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(int(args.timeout + 15))
-    code = 0
-    try:
-        (consume if args.mode == "consume" else produce)(args, deadline, out)
-        out["ok"] = not out["errors"]
-        code = 0 if out["ok"] else 2
-    except Exception as e:  # KafkaException and anything unexpected
-        out["errors"].append(f"{type(e).__name__}: {e}")
-        code = 1
-    out["elapsed_s"] = round(time.monotonic() - started, 3)
-    signal.alarm(0)
-    print(json.dumps(out), flush=True)
-    return code
+    step = consume if args.mode == "consume" else produce
+    run_bounded(out, args.timeout, lambda deadline: step(args, deadline, out))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])

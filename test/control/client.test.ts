@@ -4,22 +4,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from '../support/nock.js';
+import { controlApiMock } from '../support/control-nock.js';
 import { ControlClient, ControlError } from '../../src/control/client.js';
 
 const BASE = 'http://control.test';
 const client = new ControlClient(`${BASE}/`, { token: 't0k', timeoutMs: 2000 });
-const api = () => nock(BASE).matchHeader('authorization', 'Bearer t0k');
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
-});
+const api = controlApiMock(BASE, 't0k');
 
 async function failure(p: Promise<unknown>): Promise<ControlError> {
   const err = await p.then(

@@ -105,6 +105,7 @@ async function runWorkflow(session: DocSession, sample: Sample, kind: 'github-ac
 
 describe.each(docs)('%s', (doc) => {
   const samples = docSamples(repo, doc);
+  if (samples.length === 0) return; // prose only (e.g. the compatibility table): nothing to run
   let session: DocSession;
   beforeAll(async () => {
     await kafka.reset();
@@ -112,7 +113,6 @@ describe.each(docs)('%s', (doc) => {
   });
   afterAll(() => session.close());
 
-  if (samples.length === 0) return; // prose only (e.g. the compatibility table): nothing to run
   test.each(samples.map((s) => [`line ${s.line} (${s.marker?.kind ?? (s.lang || 'no language')})`, s] as const))('%s', async (_, sample) => {
     const kind = sample.marker?.kind;
     switch (kind) {

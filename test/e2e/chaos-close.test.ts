@@ -2,7 +2,7 @@
 // kafkajs reconnects and resends; the broker saw the request once, so even
 // without idempotence nothing is doubled.
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -13,10 +13,7 @@ afterAll(() => kafka.stop());
 test('a reset Produce is resent on a new connection and lands once', async () => {
   const topic = 'reset-produce';
   const client = kafkajs(kafka.bootstrap);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer();
   await producer.connect();
   try {

@@ -6,7 +6,7 @@ import type { Consumer, Kafka } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { buildRecordBatch } from '../../src/protocol/record-batch.js';
-import { fetchPartition, kafkajs } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs } from '../support/kafkajs.js';
 import { WireClient } from '../support/wire-client.js';
 
 let kafka: RunningCluster;
@@ -24,10 +24,7 @@ afterAll(async () => {
 });
 
 async function createTopic(topic: string) {
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 1 });
 }
 
 test('a Produce with a damaged CRC is refused with CORRUPT_MESSAGE; the kafkajs retry lands it once', async () => {

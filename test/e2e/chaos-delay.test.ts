@@ -3,7 +3,7 @@
 // delayed one, and idempotence keeps the log free of duplicates.
 import { Kafka, logLevel } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -13,10 +13,7 @@ afterEach(() => kafka.chaos.clearRules());
 afterAll(() => kafka.stop());
 
 async function createTopic(client: Kafka, topic: string) {
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
 }
 
 test('an answer delayed past the request timeout: the idempotent producer retries, no duplicate, order kept', async () => {

@@ -4,7 +4,7 @@
 // epoch, sequence) and answers with the original offset.
 import { Kafka, logLevel } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -14,10 +14,7 @@ afterEach(() => kafka.chaos.clearRules());
 afterAll(() => kafka.stop());
 
 async function sendOnce(topic: string, idempotent: boolean, client = kafkajs(kafka.bootstrap)) {
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ idempotent, maxInFlightRequests: idempotent ? 1 : undefined });
   await producer.connect();
   try {
@@ -47,10 +44,7 @@ test('with idempotence, the broker dedups the retry and answers with the origina
 test("then: 'hang' — no answer until kafkajs's request timeout; the idempotent retry is deduplicated", async () => {
   const topic = 'lost-ack-hang';
   const client = new Kafka({ clientId: 'hang', brokers: kafka.bootstrap.split(','), logLevel: logLevel.NOTHING, requestTimeout: 700, retry: { retries: 5, initialRetryTime: 50 } });
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {

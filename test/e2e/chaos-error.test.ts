@@ -15,7 +15,7 @@ import { startCluster, type RunningCluster } from '../../src/index.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { buildRecordBatch } from '../../src/protocol/record-batch.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 import { WireClient, decodeResponse } from '../support/wire-client.js';
 
 let kafka: RunningCluster;
@@ -27,10 +27,7 @@ afterAll(() => kafka.stop());
 
 async function topicWithProducer(topic: string, idempotent: boolean) {
   const client = kafkajs(kafka.bootstrap);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ idempotent, maxInFlightRequests: idempotent ? 1 : undefined });
   await producer.connect();
   return { client, producer };

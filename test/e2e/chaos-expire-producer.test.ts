@@ -3,7 +3,7 @@
 // the producer id is forgotten before the retry arrives: the broker takes
 // the retry for new data, and the idempotent producer leaves a duplicate.
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -14,10 +14,7 @@ afterAll(() => kafka.stop());
 test('expire-producer between a lost ack and its retry: the idempotent retry is appended again', async () => {
   const topic = 'expired-pid';
   const client = kafkajs(kafka.bootstrap);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {

@@ -3,7 +3,7 @@
 // transaction. Its commit fails, and read_committed readers never see its
 // records.
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -15,10 +15,7 @@ test('fence on EndTxn: the old transactional producer fails to commit, and its r
   const topic = 'zombie';
   const transactionalId = 'zombie-tx';
   const client = kafkajs(kafka.bootstrap);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {

@@ -3,7 +3,7 @@
 // old leader). With acks=all nothing acknowledged is lost; with acks=1 and a
 // lagging follower, an unclean move loses the unreplicated tail.
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -13,10 +13,7 @@ afterEach(() => kafka.chaos.clearRules());
 afterAll(() => kafka.stop());
 
 async function createTopic(topic: string, replicationFactor: number) {
-  const admin = kafkajs(kafka.bootstrap).admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor }] });
-  await admin.disconnect();
+  await createTopics(kafkajs(kafka.bootstrap), { topic, numPartitions: 1, replicationFactor });
 }
 
 test('acks=all: two leader moves mid-stream lose nothing and double nothing', async () => {

@@ -4,15 +4,13 @@
 import { groupHarness } from '../support/group-harness.js';
 
 const h = groupHarness('rebalance-test', 6);
-const { setup, consume, until } = h;
+const { setup, produce, consumeCommitted, until } = h;
 
 test('rebalance with memberId: the evicted member rejoins under a new id and reads on', async () => {
   const topic = 'evicted';
   const groupId = 'evict-group';
   await setup(topic, 3);
-  const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await until('3 messages committed', () => seen.length === 3 && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 3);
+  const seen = await consumeCommitted(groupId, topic, 3);
   const before = h.kafka.cluster.groups.describe(groupId)!;
   expect(before.members.map((m) => m.memberId)).toEqual([expect.stringMatching(/^rebalance-test-/)]);
 
@@ -23,10 +21,7 @@ test('rebalance with memberId: the evicted member rejoins under a new id and rea
     const d = h.kafka.cluster.groups.describe(groupId)!;
     return d.state === 'Stable' && d.members.length === 1 && d.members[0]!.memberId !== before.members[0]!.memberId;
   });
-  const producer = h.client.producer();
-  await producer.connect();
-  await producer.send({ topic, messages: [{ value: 'after' }] });
-  await producer.disconnect();
+  await produce(topic, ['after']);
   await until('the message sent after the eviction', () => seen.includes('after'));
   // Everything was committed before the eviction: nothing is read twice.
   expect(seen).toEqual(['m0', 'm1', 'm2', 'after']);
@@ -36,9 +31,7 @@ test('rebalance of the whole group: the generation moves on, nothing is read twi
   const topic = 'regrouped';
   const groupId = 'regroup-group';
   await setup(topic, 3);
-  const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await until('3 messages committed', () => seen.length === 3 && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 3);
+  const seen = await consumeCommitted(groupId, topic, 3);
   const before = h.kafka.cluster.groups.describe(groupId)!;
   const rule = h.kafka.chaos.addRule({ match: { api: 'Heartbeat', groupId }, trigger: { type: 'nth', n: 1 }, action: { type: 'rebalance', groupId } });
   await h.kafka.chaos.waitForFired(rule.id);
@@ -48,10 +41,7 @@ test('rebalance of the whole group: the generation moves on, nothing is read twi
     return d.state === 'Stable' && d.generationId > before.generationId;
   });
   expect(h.kafka.cluster.groups.describe(groupId)!.members.map((m) => m.memberId)).toEqual(before.members.map((m) => m.memberId));
-  const producer = h.client.producer();
-  await producer.connect();
-  await producer.send({ topic, messages: [{ value: 'after' }] });
-  await producer.disconnect();
+  await produce(topic, ['after']);
   await until('the message sent after the rebalance', () => seen.includes('after'));
   expect(seen).toEqual(['m0', 'm1', 'm2', 'after']);
 });

@@ -5,15 +5,13 @@ import { groupHarness } from '../support/group-harness.js';
 import { messages } from '../support/kafkajs.js';
 
 const h = groupHarness('rewind-test', 5);
-const { setup, consume, until } = h;
+const { setup, consumeCommitted, committed, until } = h;
 
 test('rewind by 4: the group rebalances and its consumer reads the last 4 messages again', async () => {
   const topic = 'rewound';
   const groupId = 'rewind-group';
   await setup(topic, 10);
-  const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await until('10 messages committed', () => seen.length === 10 && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 10);
+  const seen = await consumeCommitted(groupId, topic, 10);
   const generation = h.kafka.cluster.groups.describe(groupId)!.generationId;
 
   const rule = h.kafka.chaos.addRule({ match: { api: 'Heartbeat', groupId }, trigger: { type: 'nth', n: 1 }, action: { type: 'rewind', groupId, by: 4 } });
@@ -21,7 +19,7 @@ test('rewind by 4: the group rebalances and its consumer reads the last 4 messag
   await until('the rewound messages', () => seen.length >= 14);
   expect(seen).toEqual([...messages(10).map((m) => m.value), 'm6', 'm7', 'm8', 'm9']);
   expect(h.kafka.cluster.groups.describe(groupId)!.generationId).toBeGreaterThan(generation);
-  await until('the commit catching up again', () => h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 10);
+  await until('the commit catching up again', () => committed(groupId, topic) === 10);
   expect(h.kafka.chaos.events().find((e) => e.ruleId === rule.id)).toMatchObject({
     action: 'rewind',
     api: 'Heartbeat',

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import type { GroupDescription } from '../../src/broker/groups/group-coordinator.js';
-import { kafkajs } from '../support/kafkajs.js';
+import { createTopics, kafkajs } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 let client: Kafka;
@@ -37,10 +37,7 @@ function consumer(groupId: string, extra: Partial<Parameters<Kafka['consumer']>[
 }
 
 async function createTopic(topic: string, partitions: number) {
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: partitions, replicationFactor: 3 });
 }
 
 /** Sends `perPartition` messages to each partition; values are "p<partition>-<n>" with n counting on from `from`. */

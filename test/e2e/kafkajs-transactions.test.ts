@@ -1,7 +1,7 @@
 // Idempotent and transactional producers with kafkajs over real sockets.
-import type { Consumer, KafkaMessage } from 'kafkajs';
+import type { Consumer, EachMessagePayload, KafkaMessage } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { consumeUntil, createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -13,29 +13,17 @@ afterAll(() => kafka.stop());
 async function consumeAll(groupId: string, topic: string, count: number, readUncommitted: boolean, timeoutMs = 15_000): Promise<KafkaMessage[]> {
   const consumer: Consumer = kafkajs(kafka.bootstrap).consumer({ groupId, readUncommitted, sessionTimeout: 6000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });
   const got: KafkaMessage[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      got.push(message);
-      if (got.length >= count) done();
-    },
-  });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([finished, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
-  clearTimeout(timer);
-  await consumer.disconnect();
+  const each = ({ message }: EachMessagePayload) => {
+    got.push(message);
+    return got.length >= count;
+  };
+  await consumeUntil(consumer, topic, each, timeoutMs);
   return got;
 }
 
 test('an idempotent producer with 5 requests in flight writes 10,000 messages once each, in order', async () => {
   const client = kafkajs(kafka.bootstrap);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: 'idem', numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic: 'idem', numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ idempotent: true, maxInFlightRequests: 5 });
   await producer.connect();
   await Promise.all(Array.from({ length: 100 }, (_, b) => producer.send({ topic: 'idem', acks: -1, messages: messages(100, `b${String(b).padStart(3, '0')}-`) })));
@@ -52,10 +40,7 @@ test('an idempotent producer with 5 requests in flight writes 10,000 messages on
 
 test('read_committed sees only committed transactions; read_uncommitted sees aborted ones too', async () => {
   const client = kafkajs(kafka.bootstrap);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: 'txn', numPartitions: 2, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic: 'txn', numPartitions: 2, replicationFactor: 3 });
   const producer = client.producer({ transactionalId: 'txn-basic', maxInFlightRequests: 1, idempotent: true });
   await producer.connect();
   const committed = await producer.transaction();

@@ -13,7 +13,7 @@ import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { generate } from 'selfsigned';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
-import { fetchPartition, messages } from '../support/kafkajs.js';
+import { fetchPartition, messages, readInGroup } from '../support/kafkajs.js';
 import { debianPython, requireTool } from '../support/external-client.js';
 import { WireClient } from '../support/wire-client.js';
 
@@ -61,23 +61,7 @@ describe('generated certificate, through the proxy', () => {
     await producer.connect();
     await producer.send({ topic: 'tls-group', acks: -1, messages: messages(6, 'g') });
     await producer.disconnect();
-    const consumer = client.consumer({ groupId: 'tls-readers', sessionTimeout: 10_000, heartbeatInterval: 500 });
-    await consumer.connect();
-    await consumer.subscribe({ topic: 'tls-group', fromBeginning: true });
-    const seen: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`consumed ${seen.length} of 6`)), 20_000);
-      void consumer.run({
-        eachMessage: async ({ message }) => {
-          seen.push(message.value!.toString());
-          if (seen.length === 6) {
-            clearTimeout(timer);
-            resolve();
-          }
-        },
-      });
-    });
-    await consumer.disconnect();
+    const seen = await readInGroup(client, 'tls-group', 6, { groupId: 'tls-readers', sessionTimeout: 10_000, heartbeatInterval: 500 });
     expect(seen.sort()).toEqual(messages(6, 'g').map((m) => m.value).sort());
   }, 40_000);
 

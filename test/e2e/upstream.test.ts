@@ -12,7 +12,7 @@ import { RuleValidationError, startCluster, startProxy, type RunningCluster, typ
 import { ApiKey, apiSchemas } from '../../src/protocol/messages/index.js';
 import { responseFrame } from '../../src/chaos/error-responses.js';
 import { ControlClient, ControlError } from '../../src/control/client.js';
-import { fetchPartition, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, messages, readInGroup } from '../support/kafkajs.js';
 import { WireClient, decodeResponse } from '../support/wire-client.js';
 
 let backend: RunningCluster;
@@ -55,10 +55,7 @@ function proxyAddresses(): Set<string> {
 test('kafkajs produces and consumes in a group through the proxy alone; every broker gets a proxy listener', async () => {
   const topic = 'upstream-group';
   const kafka = client('upstream-group');
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(kafka, { topic, numPartitions: 3, replicationFactor: 3 });
   // Counts the FindCoordinator answers that go through (a zero delay changes nothing else).
   const coordinator = front.chaos.addRule({ match: { api: 'FindCoordinator' }, action: { type: 'delay', ms: 0 } });
 
@@ -67,23 +64,7 @@ test('kafkajs produces and consumes in a group through the proxy alone; every br
   await producer.send({ topic, messages: messages(30, 'g') });
   await producer.disconnect();
 
-  const consumer = kafka.consumer({ groupId: 'upstream-readers', sessionTimeout: 6000, heartbeatInterval: 500 });
-  const seen: string[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  const all = new Promise<void>((resolve) => {
-    void consumer.run({
-      eachMessage: async ({ message }) => {
-        seen.push(message.value!.toString());
-        if (seen.length === 30) resolve();
-      },
-    });
-  });
-  try {
-    await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error(`consumed ${seen.length} of 30 in 20 s`)), 20_000))]);
-  } finally {
-    await consumer.disconnect();
-  }
+  const seen = await readInGroup(kafka, topic, 30, { groupId: 'upstream-readers', sessionTimeout: 6000, heartbeatInterval: 500 });
   expect(seen.sort()).toEqual(messages(30, 'g').map((m) => String(m.value)).sort());
   expect(front.chaos.rule(coordinator.id)!.fired).toBeGreaterThanOrEqual(1);
   // The group really lives upstream: kafkaesque's model of it is the backend's.
@@ -105,10 +86,7 @@ test('kafkajs produces and consumes in a group through the proxy alone; every br
 test('drop-response fires through upstream mode: the idempotent retry is deduplicated by the upstream', async () => {
   const topic = 'upstream-lost-ack';
   const kafka = client('upstream-lost-ack');
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(kafka, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {

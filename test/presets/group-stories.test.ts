@@ -5,35 +5,23 @@
 import { applyPreset, resolvePreset } from '../../src/presets/index.js';
 import { groupHarness } from '../support/group-harness.js';
 import { messages } from '../support/kafkajs.js';
-import type { Consumer } from 'kafkajs';
 
 const h = groupHarness('preset-story', 8);
-const { setup, until } = h;
+const { setup, produce, consume, consumeCommitted, committed, until } = h;
 // Each story's members leave when it ends, so the next story's rules meet only its own group.
-const members: Consumer[] = [];
-const consume = async (groupId: string, topic: string, seen: string[]) => void members.push(await h.consume(groupId, topic, seen));
 afterEach(async () => {
   h.kafka.chaos.clearRules();
-  const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
-  await Promise.all(members.splice(0).map((c) => bounded(c.disconnect())));
+  await h.leave();
 });
 
 const values = (n: number, prefix = 'm') => messages(n, prefix).map((m) => m.value as string);
-async function produce(topic: string, values: string[]): Promise<void> {
-  const producer = h.client.producer();
-  await producer.connect();
-  await producer.send({ topic, messages: values.map((value) => ({ value })) });
-  await producer.disconnect();
-}
 
 test('coordinator-moves: NOT_COORDINATOR three times, and the consumer finds its coordinator again, skipping nothing', async () => {
   const topic = 'story-coordinator';
   const groupId = 'story-coordinator-group';
   await setup(topic, 5);
   const [rule] = applyPreset(h.kafka.chaos, resolvePreset('coordinator-moves'));
-  const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await until('5 messages committed', () => seen.length >= 5 && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 5);
+  const seen = await consumeCommitted(groupId, topic, 5);
   expect(h.kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 3 });
   expect(new Set(seen)).toEqual(new Set(values(5)));
   expect(seen.slice(0, 5)).toEqual(values(5));
@@ -44,12 +32,10 @@ test('offset-commit-lost: the stored commit is reported failed, and the committe
   const groupId = 'story-commit-lost-group';
   await setup(topic, 5);
   const [rule] = applyPreset(h.kafka.chaos, resolvePreset('offset-commit-lost'));
-  const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await until('5 messages committed', () => seen.length >= 5 && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 5);
+  const seen = await consumeCommitted(groupId, topic, 5);
   expect(h.kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 1 });
   await produce(topic, ['after']);
-  await until('the next message committed', () => seen.includes('after') && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 6);
+  await until('the next message committed', () => seen.includes('after') && committed(groupId, topic) === 6);
   // Nothing skipped; anything read twice is a redelivery the application's dedup must absorb.
   expect([...new Set(seen)]).toEqual([...values(5), 'after']);
 });
@@ -58,9 +44,7 @@ test('redelivery: the group reads records again after committing them, then catc
   const topic = 'story-redelivery';
   const groupId = 'story-redelivery-group';
   await setup(topic, 10);
-  const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await until('10 messages committed', () => seen.length === 10 && h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 10);
+  const seen = await consumeCommitted(groupId, topic, 10);
   const generation = h.kafka.cluster.groups.describe(groupId)!.generationId;
 
   const [rule] = applyPreset(h.kafka.chaos, resolvePreset('redelivery'));
@@ -68,7 +52,7 @@ test('redelivery: the group reads records again after committing them, then catc
   await until('the redelivered messages', () => seen.length >= 15);
   expect(seen).toEqual([...values(10), 'm5', 'm6', 'm7', 'm8', 'm9']);
   expect(h.kafka.cluster.groups.describe(groupId)!.generationId).toBeGreaterThan(generation);
-  await until('the commit caught up again', () => h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 10);
+  await until('the commit caught up again', () => committed(groupId, topic) === 10);
   expect(h.kafka.chaos.events().find((e) => e.ruleId === rule!.id)).toMatchObject({
     action: 'rewind',
     detail: { groupId, offsets: [{ topic, partition: 0, from: 10, to: 5 }], rebalance: 'rebalancing' },
@@ -82,7 +66,7 @@ test('rebalance-storm: members are evicted six times, rejoin each time, and ever
   const seen: string[] = [];
   await consume(groupId, topic, seen);
   await consume(groupId, topic, seen);
-  await until('10 messages committed', () => h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 10);
+  await until('10 messages committed', () => committed(groupId, topic) === 10);
   const before = h.kafka.cluster.groups.describe(groupId)!;
 
   const [rule] = applyPreset(h.kafka.chaos, resolvePreset('rebalance-storm'));
@@ -102,5 +86,5 @@ test('rebalance-storm: members are evicted six times, rejoin each time, and ever
   // Members came back under new ids; nothing was skipped, at most redelivered.
   expect(after.members.map((m) => m.memberId)).not.toEqual(before.members.map((m) => m.memberId));
   expect([...new Set(seen)].sort()).toEqual([...values(10), ...more].sort());
-  await until('the commit caught up', () => h.kafka.cluster.groups.committedOffset(groupId, topic, 0) === 30);
+  await until('the commit caught up', () => committed(groupId, topic) === 30);
 });

@@ -5,7 +5,7 @@
 // plays out at once. Group presets: group-stories.test.ts.
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { applyPreset, resolvePreset } from '../../src/presets/index.js';
-import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
+import { createTopics, fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 import { SkipClock } from './skip-clock.js';
 import { Kafka, logLevel, type Producer, type ProducerConfig } from 'kafkajs';
 import { ControlClient } from '../../src/control/client.js';
@@ -28,10 +28,7 @@ const values = async (client: Kafka, topic: string, isolationLevel = 0) => (awai
 /** A topic on all three brokers and an idempotent producer for it. */
 async function producerFor(topic: string, config: ProducerConfig = {}, clientConfig: { requestTimeout?: number } = {}) {
   const client = clientConfig.requestTimeout === undefined ? kafkajs(kafka.bootstrap) : kafkajsWith(clientConfig.requestTimeout);
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
-  await admin.disconnect();
+  await createTopics(client, { topic, numPartitions: 1, replicationFactor: 3 });
   const producer = client.producer({ idempotent: true, maxInFlightRequests: 1, ...config });
   producers.push(producer);
   await producer.connect();

@@ -5,9 +5,9 @@
 import { connect as tlsConnect } from 'node:tls';
 import { Kafka, logLevel } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import type { KafkaesqueOptions } from '../../src/options.js';
+import { withCluster } from '../support/with-cluster.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
-import { fetchPartition, kafkajs } from '../support/kafkajs.js';
+import { fetchPartition, kafkajs, readInGroup } from '../support/kafkajs.js';
 import { WireClient } from '../support/wire-client.js';
 
 const apiVersions = (c: WireClient) => c.request(ApiKey.ApiVersions, 3, { clientSoftwareName: 'limits-test', clientSoftwareVersion: '1' });
@@ -23,15 +23,6 @@ async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
     }
   }
 }
-
-const withCluster = async (options: Partial<KafkaesqueOptions>, body: (k: RunningCluster) => Promise<void>) => {
-  const k = await startCluster({ brokers: 1, ...options });
-  try {
-    await body(k);
-  } finally {
-    await k.stop();
-  }
-};
 
 describe.each([true, false])('connection quotas (proxy: %s)', (proxy) => {
   test('max.connections: a connection over the limit is not served until another closes', async () => {
@@ -216,23 +207,7 @@ describe('Fetch caps', () => {
   test('a consumer group reads everything under both caps', async () => {
     await withCluster({ fetchMaxBytes: 1, maxRecordsPerFetch: 1, topics: [{ name: 'f', partitions: 1 }] }, async (k) => {
       const client = await fourBatches(k, 'f');
-      const consumer = client.consumer({ groupId: 'capped', heartbeatInterval: 500 });
-      await consumer.connect();
-      await consumer.subscribe({ topic: 'f', fromBeginning: true });
-      const seen: string[] = [];
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`consumed ${seen.length} of 20`)), 20_000);
-        void consumer.run({
-          eachMessage: async ({ message }) => {
-            seen.push(message.value!.toString());
-            if (seen.length === 20) {
-              clearTimeout(t);
-              resolve();
-            }
-          },
-        });
-      });
-      await consumer.disconnect();
+      const seen = await readInGroup(client, 'f', 20, { groupId: 'capped', heartbeatInterval: 500 });
       expect(seen).toEqual(values(0, 20));
     });
   }, 30_000);

@@ -5,8 +5,8 @@
 // proxy's listeners and, with proxy: false, on the brokers'. Connections
 // that keep to the rules are untouched.
 import { connect, type Socket } from 'node:net';
-import { startCluster, type RunningCluster } from '../../src/index.js';
-import type { KafkaesqueOptions } from '../../src/options.js';
+import { startCluster } from '../../src/index.js';
+import { withCluster } from '../support/with-cluster.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { WireClient } from '../support/wire-client.js';
 
@@ -34,15 +34,6 @@ function closedWithin(s: Socket, boundMs: number): Promise<number> {
     });
   });
 }
-
-const withCluster = async (options: Partial<KafkaesqueOptions>, body: (k: RunningCluster) => Promise<void>) => {
-  const k = await startCluster({ brokers: 1, ...options });
-  try {
-    await body(k);
-  } finally {
-    await k.stop();
-  }
-};
 
 describe.each([true, false])('proxy: %s', (proxy) => {
   test('a frame begun and stalled is closed after requestTimeoutMs; another connection carries on', async () => {

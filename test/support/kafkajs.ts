@@ -1,10 +1,64 @@
-// kafkajs helpers: a client with logging off, and a low-level fetch through
-// kafkajs's own Broker (its Fetch encoder and decoder), which needs no
-// consumer group.
-import { Kafka, logLevel, type Message } from 'kafkajs';
+// kafkajs helpers: a client with logging off, topics made through its admin,
+// a group member that reads a topic until told to stop, and a low-level
+// fetch through kafkajs's own Broker (its Fetch encoder and decoder), which
+// needs no consumer group.
+import { Kafka, logLevel, type Consumer, type ConsumerConfig, type EachMessagePayload, type ITopicConfig, type Message } from 'kafkajs';
 
 export function kafkajs(bootstrap: string, clientId = 'kafkaesque-test'): Kafka {
   return new Kafka({ clientId, brokers: bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } });
+}
+
+/** Creates topics through a kafkajs admin, which is disconnected afterwards. */
+export async function createTopics(kafka: Kafka, ...topics: ITopicConfig[]): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ topics });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * Runs `consumer` on `topic` from the beginning, handing it each message, until
+ * `each` returns true or `timeoutMs` passes; then the consumer leaves.
+ * Resolves whether `each` ended it.
+ */
+export async function consumeUntil(consumer: Consumer, topic: string, each: (payload: EachMessagePayload) => boolean, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    return await new Promise<boolean>((resolve, reject) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      consumer
+        .run({
+          eachMessage: async (payload) => {
+            if (each(payload)) resolve(true);
+          },
+        })
+        .catch(reject);
+    });
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+}
+
+/**
+ * One group member reads `topic` from the beginning until it has processed
+ * `count` values, then leaves; returns the values in the order processed.
+ * Rejects when they have not all come within `timeoutMs`.
+ */
+export async function readInGroup(kafka: Kafka, topic: string, count: number, config: ConsumerConfig, timeoutMs = 20_000): Promise<string[]> {
+  const seen: string[] = [];
+  const each = ({ message }: EachMessagePayload) => {
+    seen.push(message.value!.toString());
+    return seen.length === count;
+  };
+  const all = await consumeUntil(kafka.consumer(config), topic, each, timeoutMs);
+  if (!all) throw new Error(`consumed ${seen.length} of ${count} in ${timeoutMs} ms`);
+  return seen;
 }
 
 export interface FetchedMessage {
