@@ -4,6 +4,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT_FAILED, EXIT_USAGE } from './cli/common.js';
+import { auditCommand } from './cli/audit.js';
 import { eventsCommand } from './cli/events.js';
 import { faultCommand } from './cli/fault.js';
 import { leaderCommand } from './cli/leader.js';
@@ -46,6 +47,7 @@ cli
   .command(leaderCommand)
   .command(eventsCommand)
   .command(resetCommand)
+  .command(auditCommand)
   .demandCommand(1, 'Name a command; try: kafkaesque start')
   .strict()
   .version(version)

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type RunningCluster } from '../../src/index.js';
+import { kafkajs } from '../support/kafkajs.js';
 
 interface Result {
   code: number;
@@ -168,8 +169,31 @@ describe('preset', () => {
   });
 });
 
+test('audit: exit 0 when every record was processed once, 1 naming what was lost and duplicated, 2 for a bad file', async () => {
+  const producer = kafkajs(kafka.bootstrap, 'cli-audit').producer({ idempotent: true });
+  await producer.connect();
+  await producer.send({ topic: 'audited', acks: -1, messages: ['o-0', 'o-1', 'o-2', 'o-3'].map((key) => ({ key, value: key })) });
+  await producer.disconnect();
+  const good = join(dir, 'processed.jsonl');
+  writeFileSync(good, 'o-0\no-1\no-2\no-3\n');
+  const ok = await cli(['audit', '--processed', good, '--topic', 'audited']);
+  expect(ok).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ok: 4 record\(s\) in audited, 4 processed; 0 anomalies/m) });
+  const bad = join(dir, 'processed.json');
+  writeFileSync(bad, JSON.stringify(['o-0', 'o-1', 'o-1', 'o-3']));
+  const caught = await cli(['audit', '--processed', bad, '--topic', 'audited']);
+  expect(caught.code).toBe(1);
+  expect(caught.stdout).toMatch(/^duplicate\t.*o-1/m);
+  expect(caught.stdout).toMatch(/^lost-write\t.*o-2/m);
+  expect(caught.stdout).toMatch(/^NOT ok: 4 record\(s\)/m);
+  const report = JSON.parse((await cli(['audit', '--processed', bad, '--topic', 'audited', '--json'])).stdout);
+  expect(report.counts).toMatchObject({ duplicate: 1, 'lost-write': 1, processed: 4 });
+  writeFileSync(join(dir, 'broken.jsonl'), '{"topic": \n');
+  expect(await cli(['audit', '--processed', join(dir, 'broken.jsonl')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--processed .*broken.jsonl: a line is not JSON/) });
+  expect(await cli(['audit', '--processed', good, '--id-from', 'value'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--id-from takes key or header:NAME/) });
+});
+
 test('every verb has --help (exit 0)', async () => {
-  const verbs = [['start'], ['status'], ['fault', 'add'], ['fault', 'list'], ['fault', 'rm'], ['fault', 'clear'], ['preset', 'list'], ['preset', 'show'], ['preset', 'apply'], ['topic', 'create'], ['topic', 'list'], ['topic', 'records'], ['node', 'stop'], ['node', 'start'], ['leader', 'move'], ['events'], ['reset']];
+  const verbs = [['start'], ['status'], ['fault', 'add'], ['fault', 'list'], ['fault', 'rm'], ['fault', 'clear'], ['preset', 'list'], ['preset', 'show'], ['preset', 'apply'], ['topic', 'create'], ['topic', 'list'], ['topic', 'records'], ['node', 'stop'], ['node', 'start'], ['leader', 'move'], ['events'], ['reset'], ['audit']];
   const results = await Promise.all(verbs.map((v) => cli([...v, '--help'], {})));
   results.forEach((r, i) => expect([verbs[i]!.join(' '), r.code, r.stdout]).toEqual([verbs[i]!.join(' '), 0, expect.stringContaining(`kafkaesque ${verbs[i]!.join(' ')}`)]));
 });
