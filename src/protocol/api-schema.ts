@@ -1,11 +1,12 @@
-import type { Reader, Writer } from './primitives.js';
+import type { ByteChunks, Reader, Writer } from './primitives.js';
 
 /**
  * What a decoded message may be built from: every field optional, recursively,
- * so a handler names only the fields that differ from the schema defaults.
+ * so a handler names only the fields that differ from the schema defaults; a
+ * bytes field may be several buffers (ByteChunks), written without joining.
  */
 export type MessageInput<T> = T extends Buffer
-  ? T
+  ? T | ByteChunks
   : T extends readonly (infer U)[]
     ? readonly MessageInput<U>[]
     : T extends object

@@ -177,6 +177,20 @@ const SCRATCH_MAX = 64 * 1024;
 const ZERO_COPY_MIN = 512;
 
 /**
+ * A bytes field held as several buffers, written one after another as one
+ * field without joining them: a Fetch answer's stored batches go out as they
+ * are stored, never copied into one buffer.
+ */
+export class ByteChunks {
+  readonly length: number;
+  constructor(readonly chunks: readonly Buffer[]) {
+    let n = 0;
+    for (const c of chunks) n += c.length;
+    this.length = n;
+  }
+}
+
+/**
  * Writes primitives into a list of chunks. Small values go into a scratch
  * buffer; large blobs (record batches) are appended by reference, so a Fetch
  * response is the stored batches plus a few hundred header bytes, never a copy.
@@ -299,13 +313,14 @@ export class Writer {
     this.nullableString(v, compact);
   }
 
-  nullableBytes(v: Buffer | null | undefined, compact: boolean): void {
+  nullableBytes(v: Buffer | ByteChunks | null | undefined, compact: boolean): void {
     if (v == null) return this.writeLength(-1, compact, true);
     this.writeLength(v.length, compact, true);
-    this.raw(v);
+    if (v instanceof ByteChunks) for (const c of v.chunks) this.raw(c);
+    else this.raw(v);
   }
 
-  bytes(v: Buffer, compact: boolean): void {
+  bytes(v: Buffer | ByteChunks, compact: boolean): void {
     this.nullableBytes(v ?? EMPTY, compact);
   }
 

@@ -13,6 +13,7 @@
 import { FetchApi, type FetchRequest, type FetchResponsePartitionData } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
+import { ByteChunks } from '../../protocol/primitives.js';
 import type { Partition } from '../partition.js';
 import type { RequestContext } from './handler.js';
 import { defineHandler } from './handler.js';
@@ -170,14 +171,15 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
     const minOne = version >= 3 && !gotData;
     let batches = p.log.read(t.request.fetchOffset, readBound(p, isolation), limit, minOne);
     if (recordsLeft !== Infinity) batches = withinRecords(batches, recordsLeft, minOne);
-    let records: Buffer;
+    let records: Buffer | ByteChunks;
     if (batches.length === 0 && version < 3 && limit > 0) {
       // v0-2 have a hard limit and no minimum of one batch: an oversized first batch comes back cut.
       const next = p.log.read(t.request.fetchOffset, readBound(p, isolation), Infinity, true)[0];
       records = next ? next.bytes.subarray(0, limit) : Buffer.alloc(0);
       batches = [];
     } else {
-      records = batches.length === 1 ? batches[0]!.bytes : Buffer.concat(batches.map((b) => b.bytes));
+      // The stored batches go out as they are: one field, never joined into a copy.
+      records = batches.length === 1 ? batches[0]!.bytes : new ByteChunks(batches.map((b) => b.bytes));
     }
     if (records.length > 0) gotData = true;
     remaining -= records.length;
