@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import type { GroupDescription } from '../../src/broker/groups/group-coordinator.js';
+import { groupWhere as waitForGroup } from '../support/group-state.js';
 import { createTopics, kafkajs } from '../support/kafkajs.js';
 
 let kafka: RunningCluster;
@@ -70,31 +71,8 @@ class Seen {
   }
 }
 
-/** Resolves when the broker's view of the group satisfies `ok`, re-checked on every change of state or commit. */
-function groupWhere(groupId: string, ok: (d: GroupDescription) => boolean, timeoutMs = 20_000): Promise<GroupDescription> {
-  const groups = kafka.cluster.groups;
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const d = groups.describe(groupId);
-      if (d && ok(d)) {
-        done();
-        resolve(d);
-      }
-    };
-    const t = setTimeout(() => {
-      done();
-      reject(new Error(`group ${groupId} never got there: ${JSON.stringify(groups.describe(groupId))}`));
-    }, timeoutMs);
-    const done = () => {
-      clearTimeout(t);
-      groups.off('state-changed', check);
-      groups.off('offsets-committed', check);
-    };
-    groups.on('state-changed', check);
-    groups.on('offsets-committed', check);
-    check();
-  });
-}
+/** Resolves when the broker's view of the group satisfies `ok`. */
+const groupWhere = (groupId: string, ok: (d: GroupDescription) => boolean) => waitForGroup(kafka.cluster, groupId, ok, 20_000);
 
 /** Stable, with n members that each own some partitions, all of them together. */
 const stableWith = (groupId: string, n: number, partitions: number) =>

@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import { PartitionAssigners, type Consumer, type EachMessagePayload, type PartitionAssigner } from 'kafkajs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import type { GroupDescription } from '../../src/broker/groups/group-coordinator.js';
+import { groupWhere as waitForGroup } from '../support/group-state.js';
 import { kafkajs } from '../support/kafkajs.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -36,30 +37,7 @@ beforeAll(async () => {
 afterAll(() => kafka.stop());
 
 /** Resolves when the broker's view of the group satisfies `ok`. */
-function groupWhere(groupId: string, ok: (d: GroupDescription) => boolean, timeoutMs = 30_000): Promise<GroupDescription> {
-  const groups = kafka.cluster.groups;
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const d = groups.describe(groupId);
-      if (d && ok(d)) {
-        done();
-        resolve(d);
-      }
-    };
-    const t = setTimeout(() => {
-      done();
-      reject(new Error(`group ${groupId} never got there: ${JSON.stringify(groups.describe(groupId))}`));
-    }, timeoutMs);
-    const done = () => {
-      clearTimeout(t);
-      groups.off('state-changed', check);
-      groups.off('offsets-committed', check);
-    };
-    groups.on('state-changed', check);
-    groups.on('offsets-committed', check);
-    check();
-  });
-}
+const groupWhere = (groupId: string, ok: (d: GroupDescription) => boolean) => waitForGroup(kafka.cluster, groupId, ok, 30_000);
 
 const owned = (d: GroupDescription, clientId: string) =>
   d.members
