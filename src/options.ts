@@ -81,6 +81,8 @@ export interface KafkaesqueOptions {
   prettyLogs: boolean;
   /** Serve the cluster through the chaos proxy: its listeners take the ports above, the brokers free loopback ports. */
   proxy: boolean;
+  /** Append every fault event, node stop and start and leader change to this file as a JSON line, as it happens (for a CI run's post-mortem). */
+  eventsFile?: string;
   /** Seed of the run's random generator (0 to 2^32-1); default: a random one, logged and printed at start. */
   seed?: number;
   /**

@@ -73,7 +73,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   cluster.groups.config['group.initial.rebalance.delay.ms'] = options.groupInitialRebalanceDelayMs;
   const ports = new Map(nodeIds.map((id, i) => [id, options.ports?.[i] ?? (options.port ? options.port + i : 0)]));
   const seed = options.seed ?? randomSeed();
-  const chaos = new ChaosEngine({ cluster, seed, log, proxyEnabled: options.proxy });
+  const chaos = new ChaosEngine({ cluster, seed, log, proxyEnabled: options.proxy, eventsFile: options.eventsFile });
   // Which Produce stored which batch, and which answers faults lost: for the delivery audit.
   attachProduceJournal(cluster, chaos);
   const advertised = options.advertisedHost ?? options.host;

@@ -11,6 +11,7 @@ import { RuleValidationError, type ChaosController, type ChaosEvent, type FaultR
 import { chaosActions, parseAction, type ParsedAction } from './actions/index.js';
 import type { FrameOutcome, Outcome, StreamLimit } from './actions/action.js';
 import { EventLog, DEFAULT_EVENT_CAPACITY } from './events.js';
+import { recordEvents } from './events-file.js';
 import { parseMatch, type Matcher } from './match.js';
 import { SeededRandom } from './random.js';
 import type { ProxiedRequest } from './request.js';
@@ -48,6 +49,8 @@ export interface ChaosEngineOptions {
   eventCapacity?: number;
   /** False when the cluster runs without its proxy: rules are refused, events are still kept. */
   proxyEnabled?: boolean;
+  /** Append every event to this file as a JSON line (events-file.ts), until close(). */
+  eventsFile?: string;
 }
 
 const FORWARD: FrameOutcome = Object.freeze({ kind: 'forward' });
@@ -98,6 +101,7 @@ export class ChaosEngine implements ChaosController {
   private nextId = 1;
   private readonly proxyEnabled: boolean;
   private readonly detach: () => void;
+  private readonly closeEventsFile: () => void;
 
   constructor(options: ChaosEngineOptions) {
     this.cluster = options.cluster;
@@ -106,6 +110,7 @@ export class ChaosEngine implements ChaosController {
     this.random = new SeededRandom(options.seed);
     this.log = options.log.child({ component: 'chaos' });
     this.eventLog = new EventLog(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, this.log);
+    this.closeEventsFile = options.eventsFile !== undefined ? recordEvents(this, options.eventsFile) : () => {};
     this.proxyEnabled = options.proxyEnabled ?? true;
     const c = this.cluster;
     if (!c) {
@@ -321,6 +326,7 @@ export class ChaosEngine implements ChaosController {
   /** Stops listening to the cluster and releases every held frame. */
   close(): void {
     this.detach();
+    this.closeEventsFile();
     for (const l of this.live) for (const release of [...l.holds]) release();
   }
 }

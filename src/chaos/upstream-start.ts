@@ -64,7 +64,7 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
   const options = resolveOptions(rest);
   const log = options.logger ?? createLogger({ logLevel: options.logLevel, prettyLogs: options.prettyLogs });
   const seed = options.seed ?? randomSeed();
-  const chaos = new ChaosEngine({ clock: options.clock ?? systemClock, seed, log });
+  const chaos = new ChaosEngine({ clock: options.clock ?? systemClock, seed, log, eventsFile: options.eventsFile });
   const advertised = options.advertisedHost ?? options.host;
   const tls = options.tls ? await resolveTls(options.tls, [advertised, ...(['0.0.0.0', '::'].includes(options.host) ? [] : [options.host])]) : null;
   const proxy = new UpstreamProxy({

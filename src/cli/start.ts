@@ -47,6 +47,7 @@ interface StartArgs {
   proxy: boolean;
   upstream?: string;
   seed?: number;
+  'events-file'?: string;
   json: boolean;
   'log-level': string;
   'pretty-logs': boolean;
@@ -129,6 +130,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
         describe: 'Upstream mode: put the chaos proxy in front of this Kafka cluster (host:port[,host:port...]) instead of the in-memory one; --port is the first proxy port (docs/upstream.md)',
       })
       .option('seed', { type: 'number', describe: 'Seed of the fault generator, 0 to 4294967295 (default: random; printed when ready)' })
+      .option('events-file', { type: 'string', describe: 'Append every fault event, node stop/start and leader change to this file, one JSON line each, as it happens' })
       .option('sasl-user', { type: 'string', array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
       .option('sasl-mechanism', { type: 'string', array: true, choices: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'], describe: 'SASL mechanisms to enable (default: all three)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
@@ -228,5 +230,6 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     prettyLogs: args['pretty-logs'],
     proxy: args.proxy,
     seed: args.seed,
+    eventsFile: args['events-file'],
   };
 }
