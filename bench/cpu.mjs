@@ -4,6 +4,9 @@
 // bytes and pipelining for every broker, whatever the client machine does),
 // and a librdkafka producer. --baseline CLI adds another build of ours
 // ("base", e.g. one made before a change) to compare builds in the same run.
+// The "floor" target (lib/floor-broker.mjs, wire load only) is a Node.js
+// process that only cuts frames, keeps them and answers canned responses:
+// what Node's sockets cost before any Kafka logic.
 //
 //   npm run build && node bench/cpu.mjs [--runs 7] [--baseline path/to/cli.js]
 //   npm run bench -- cpu
@@ -26,6 +29,9 @@ export const method = `Method (broker CPU for the same traffic)
                 (topic of P partitions, rf 1, created at start); the frames are encoded once, so every
                 broker gets the same bytes (bench/lib/wire-produce.mjs). Then the same load again on the
                 same process ("warm": the JIT has compiled the hot paths; a fresh process pays for that).
+  floor         a Node.js process that cuts the same frames off its sockets, keeps them and answers each with
+                a response encoded once (bench/lib/floor-broker.mjs): the cost of Node's own socket, stream
+                and timer work for this traffic, before any Kafka logic. Wire phases only.
   librdkafka    then N x 100-byte messages, acks=all, as in the rdkafka part (${rdkafkaVersion() ?? 'confluent_kafka'}).
   CPU           on-CPU time of the broker process, all threads (JIT compiler and GC threads included),
                 from /proc/<pid>/task/*/schedstat (ns), over each phase only; start-up excluded.
@@ -40,6 +46,12 @@ async function oneRun({ spec, index, error, broker }, o, log) {
   // The same load again on the same process: code already optimized by the JIT.
   const w2 = await wireProduce(broker.bootstrap, TOPIC, load);
   const c2 = cpu();
+  if (spec.produceOnly) {
+    const r = { wireCpuMs: (c1 - c0) * 1000, wireWarmCpuMs: (c2 - c1) * 1000, wireMB: w.bytes / 1e6, wireErrors: w.errors + w2.errors };
+    if (r.wireErrors) error(`${r.wireErrors} wire errors`);
+    log(`  cpu ${spec.name} run ${index}: wire ${r.wireCpuMs.toFixed(0)} ms (${r.wireMB.toFixed(0)} MB), again ${r.wireWarmCpuMs.toFixed(0)} ms`);
+    return r;
+  }
   const rd = await runRdkafka(['produce', broker.bootstrap.join(','), TOPIC, o.messages, 100, o.partitions]);
   const c3 = cpu();
   const r = {
@@ -56,6 +68,7 @@ async function oneRun({ spec, index, error, broker }, o, log) {
 }
 
 const KEYS = ['wireCpuMs', 'wireWarmCpuMs', 'rdkafkaCpuMs'];
+
 
 export async function run(specs, o, log) {
   if (o.baseline) {
@@ -83,6 +96,10 @@ export function formatTable(result) {
     const r = (k) => (s.ours[k] / s.base[k]).toFixed(2);
     footer.push(`ours/base: wire ${r('wireCpuMs')}, warm ${r('wireWarmCpuMs')}, librdkafka ${r('rdkafkaCpuMs')}`);
   }
+  if (s.floor && s.ours) {
+    const r = (k) => (s.ours[k] / s.floor[k]).toFixed(2);
+    footer.push(`ours/floor: wire ${r('wireCpuMs')}, warm ${r('wireWarmCpuMs')} (floor: Node.js sockets alone, no Kafka logic)`);
+  }
   const heading = `broker CPU, ${o.brokers} nodes, topic ${o.partitions} partitions rf 1, ${o.runs} run(s); ${result.elapsedSeconds.toFixed(1)} s`;
   return partTable(result, heading, rows, { title: 'broker CPU (median)', footer });
 }
@@ -96,7 +113,8 @@ export const part = {
     baseline: { type: 'string', hint: 'CLI' },
   },
   stringOptions: ['baseline'],
-  defaults: { timeout: 240, targets: 'mock,ours', runs: 5 },
+  defaults: { timeout: 240, targets: 'mock,ours,floor', runs: 5 },
+  targets: ['mock', 'ours', 'proxy', 'floor'],
   run,
   method,
   formatTable,

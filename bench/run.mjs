@@ -65,7 +65,7 @@ if (argv.includes('--help') || argv.includes('-h') || argv.includes('--list')) {
   process.stdout.write(
     'usage: npm run bench -- [PART...] [--quick] [part options]\n\nparts (all when none is named):\n' +
       Object.entries(PARTS).map(([n, p]) => `  ${n.padEnd(12)} ${p.what} (bench/${p.file} --help)`).join('\n') +
-      '\n\nEvery part compares mock (librdkafka\'s mock cluster), ours (kafkaesque, --no-proxy) and proxy\n(kafkaesque through its chaos proxy, no rules); see bench/README.md.\n',
+      '\n\nEvery part compares mock (librdkafka\'s mock cluster), ours (kafkaesque, --no-proxy) and proxy\n(kafkaesque through its chaos proxy, no rules); kafkajs and cpu add floor (Node.js sockets\nanswering Produce with canned responses: no Kafka logic at all); see bench/README.md.\n',
   );
   process.exit(0);
 }

@@ -59,6 +59,9 @@ export const method = `Method (kafkajs throughput and start-up)
                 producer.send() in batches of B messages, acks=all (-1), no compression, not idempotent,
                 'inflight' sends outstanding at a time; timed from the first send to the last ack.
                 msgs/s = N / time; MB/s = N*S / time / 1e6 (payload bytes).
+  floor         not a broker: a Node.js process that answers Produce with a response encoded once per
+                connection and keeps the frames (bench/lib/floor-broker.mjs); produce only, no start-up runs.
+                What kafkajs and the broker's CPU come to when the broker's Kafka logic costs nothing.
   fetch         all N read back from offset 0 without a consumer group: kafkajs Cluster/Broker objects
                 (obtained through the PartitionAssigner hook, never joining a group), ListOffsets for the
                 ends, then one Fetch loop per partition leader (max 1 MiB per partition, 10 MiB per
@@ -218,6 +221,21 @@ export async function throughputRun(spec, o, batches) {
     const mem1 = memory(broker.pid);
     await producer.disconnect();
     producer = null;
+    const payloadMB = (o.messages * o.size) / 1e6;
+    const ps = (t1 - t0) / 1000;
+    const produce = { seconds: ps, msgsPerSec: o.messages / ps, mbPerSec: payloadMB / ps, clientCpu: cpuDiff(ccpu0, ccpu1) };
+    if (spec.produceOnly) {
+      // The floor target answers Produce and keeps nothing it could serve back.
+      Object.assign(r, {
+        produce,
+        fetch: null,
+        clientErrors: clientLog(sink),
+        verify: { ok: true, produceOnly: true },
+        brokerCpu: { produce: cpu1.total - cpu0.total, preciseProduce: run0 == null ? null : run1 - run0 },
+        rss: { before: mem0.rss, afterProduce: mem1.rss, growthPerMB: (mem1.rss - mem0.rss) / payloadMB },
+      });
+      return r;
+    }
 
     // Read back and verify: every sequence number once, ascending per partition.
     const seen = new Uint8Array(o.messages);
@@ -247,11 +265,9 @@ export async function throughputRun(spec, o, batches) {
     let missing = 0;
     for (let i = 0; i < o.messages; i++) if (!seen[i]) missing++;
 
-    const payloadMB = (o.messages * o.size) / 1e6;
-    const ps = (t1 - t0) / 1000;
     const fs_ = fetched.elapsedMs / 1000;
     Object.assign(r, {
-      produce: { seconds: ps, msgsPerSec: o.messages / ps, mbPerSec: payloadMB / ps, clientCpu: cpuDiff(ccpu0, ccpu1) },
+      produce,
       fetch: {
         seconds: fs_,
         msgsPerSec: fetched.count / fs_,
@@ -317,22 +333,23 @@ export async function runBench(specs, options = {}, log = (s) => process.stderr.
     const r = await throughputRun(spec, withStops(spec), batches);
     log(
       `  ${spec.name} run ${index}: produce ${fmt(r.produce.msgsPerSec, 0)} msg/s, ` +
-        `fetch ${fmt(r.fetch.msgsPerSec, 0)} msg/s, broker CPU ${fmt(r.brokerCpu.total, 2)} s, ` +
+        `fetch ${fmt(r.fetch?.msgsPerSec, 0)} msg/s, broker CPU ${fmt(r.brokerCpu.total, 2)} s, ` +
         `RSS ${mb(r.rss.before)} -> ${mb(r.rss.afterProduce)} MB, verify ${r.verify.ok ? 'ok' : JSON.stringify(r.verify)}` +
         (r.clientErrors.count ? `, kafkajs logged ${r.clientErrors.count} errors, first: ${r.clientErrors.first[0]}` : ''),
     );
     return r;
   });
-  const startups = await interleavedRuns(specs, { ...loop, runs: o.startupRuns, what: 'start-up', reserveMs: 3_000 }, ({ spec }) => startupRun(spec, withStops(spec)));
+  const startupSpecs = specs.filter((s) => !s.produceOnly);
+  const startups = await interleavedRuns(startupSpecs, { ...loop, runs: o.startupRuns, what: 'start-up', reserveMs: 3_000 }, ({ spec }) => startupRun(spec, withStops(spec)));
 
   const errorsOf = (name) => [
     ...measured.failures.filter((f) => f.target === name).map((f) => `throughput run ${f.run}: ${f.message}`),
     ...startups.failures.filter((f) => f.target === name).map((f) => `start-up run ${f.run}: ${f.message}`),
   ];
   const results = Object.fromEntries(
-    specs.map((s) => [s.name, { startup: startups.results[s.name], runs: measured.results[s.name], errors: errorsOf(s.name), stops: stops[s.name] }]),
+    specs.map((s) => [s.name, { startup: startups.results[s.name] ?? [], runs: measured.results[s.name], errors: errorsOf(s.name), stops: stops[s.name] }]),
   );
-  for (const spec of specs) {
+  for (const spec of startupSpecs) {
     const st = results[spec.name].startup;
     const errs = st.flatMap((s) => s.clientErrors.first ?? []);
     log(
@@ -342,7 +359,10 @@ export async function runBench(specs, options = {}, log = (s) => process.stderr.
   }
 
   const summary = Object.fromEntries(specs.map((s) => [s.name, summarize(results[s.name])]));
-  const failed = Object.values(summary).some((r) => (o.runs > 0 && (r.runs === 0 || !r.verified)) || (o.startupRuns > 0 && r.startupRuns === 0));
+  const failed = specs.some(({ name, produceOnly }) => {
+    const r = summary[name];
+    return (o.runs > 0 && (r.runs === 0 || !r.verified)) || (o.startupRuns > 0 && !produceOnly && r.startupRuns === 0);
+  });
   return {
     when: new Date().toISOString(),
     options: o,
@@ -351,10 +371,12 @@ export async function runBench(specs, options = {}, log = (s) => process.stderr.
     summary,
     results,
     failed,
+    extraCaCerts: process.env.NODE_EXTRA_CA_CERTS ?? null,
   };
 }
 
 function summarize(res) {
+  // A produce-only target (the floor) has no fetch, RSS peak or start-up: those keys are null.
   const m = (f) => median(res.runs.map(f));
   const s = (f) => median(res.startup.map(f));
   return {
@@ -362,6 +384,7 @@ function summarize(res) {
     startupRuns: res.startup.length,
     errors: res.errors,
     verified: res.runs.length > 0 && res.runs.every((r) => r.verify.ok),
+    produceOnly: res.runs.some((r) => r.verify.produceOnly),
     stopCodes: [...new Set(res.stops.map((x) => (x.signal ? x.signal : x.code)))],
     startupFirstAckMs: s((r) => r.firstAckMs),
     startupReadyMs: s((r) => r.readyMs),
@@ -370,18 +393,18 @@ function summarize(res) {
     runClientErrors: m((r) => r.clientErrors.count),
     produceMsgsPerSec: m((r) => r.produce.msgsPerSec),
     produceMBps: m((r) => r.produce.mbPerSec),
-    fetchMsgsPerSec: m((r) => r.fetch.msgsPerSec),
-    fetchMBps: m((r) => r.fetch.mbPerSec),
+    fetchMsgsPerSec: m((r) => r.fetch?.msgsPerSec),
+    fetchMBps: m((r) => r.fetch?.mbPerSec),
     brokerCpuProduce: m((r) => r.brokerCpu.produce),
     brokerCpuFetch: m((r) => r.brokerCpu.fetch),
     brokerCpuTotal: m((r) => r.brokerCpu.total),
     brokerCpuPreciseProduceMs: m((r) => (r.brokerCpu.preciseProduce == null ? null : r.brokerCpu.preciseProduce * 1000)),
     brokerCpuPreciseFetchMs: m((r) => (r.brokerCpu.preciseFetch == null ? null : r.brokerCpu.preciseFetch * 1000)),
     clientCpuProduce: m((r) => r.produce.clientCpu),
-    clientCpuFetch: m((r) => r.fetch.clientCpu),
+    clientCpuFetch: m((r) => r.fetch?.clientCpu),
     rssBeforeMB: m((r) => r.rss.before / 1e6),
     rssAfterMB: m((r) => r.rss.afterProduce / 1e6),
-    hwmMB: m((r) => r.rss.hwm / 1e6),
+    hwmMB: m((r) => (r.rss.hwm == null ? null : r.rss.hwm / 1e6)),
     rssGrowthPerMB: m((r) => r.rss.growthPerMB / 1e6),
   };
 }
@@ -418,7 +441,7 @@ export function formatTable(result) {
   const summary = Object.fromEntries(names.map((n) => [n, { ...result.summary[n] }]));
   const extra = {
     runs: text((s) => `${s.runs} / ${s.startupRuns}`),
-    verified: text((s) => (s.runs ? (s.verified ? 'yes' : 'NO') : '-')),
+    verified: text((s) => (!s.runs ? '-' : s.produceOnly ? 'produce only' : s.verified ? 'yes' : 'NO')),
     clientErrors: text((s) => `${fmt(s.startupClientErrors, 0)} / ${fmt(s.runClientErrors, 0)}`),
     stop: text((s) => s.stopCodes.join(',') || '-'),
   };
@@ -439,6 +462,12 @@ export function formatTable(result) {
         `${result.elapsedSeconds.toFixed(1)} s total`,
     ...ratioTable(summary, rows),
   ];
+  if (result.extraCaCerts && o.startupRuns > 0) {
+    out.push(
+      `note: NODE_EXTRA_CA_CERTS is set (${result.extraCaCerts}): every Node.js process loads that file as it starts ` +
+        '(~40 ms on a 2-core machine), before any kafkaesque code; unset it to time kafkaesque alone.',
+    );
+  }
   for (const n of names) {
     for (const e of result.summary[n].errors) out.push(`error (${n}): ${e}`);
   }
@@ -454,7 +483,8 @@ brokers:
   --ours [CLI]       also run kafkaesque: node CLI start --json --brokers N --port P (default CLI
                      ${path.relative(process.cwd(), oursCli) || oursCli}); on by default when that file exists
   --no-ours          do not run ours even if dist/cli.js exists
-  --targets LIST     which of mock, ours (--no-proxy), proxy (through the chaos proxy) [mock,ours,proxy]
+  --targets LIST     which of mock, ours (--no-proxy), proxy (through the chaos proxy), floor (a Node.js
+                     process answering Produce with canned responses, produce only) [mock,ours,proxy,floor]
   --ours-arg ARG     extra argument for ours' start command (repeatable), e.g. --ours-arg=--no-proxy
   --spec JSON        an extra broker spawn spec (repeatable), e.g.
                      '{"name":"x","command":"/bin/x","args":["--port","{port}"],"topics":"admin"}'
@@ -472,7 +502,7 @@ bounds and output:
 
 export function parseArgs(argv) {
   const opts = {};
-  const cli = { ours: fs.existsSync(oursCli) ? oursCli : null, oursRequired: false, oursArgs: [], specs: [], mock: null, json: null, quiet: false, targets: ['mock', 'ours', 'proxy'] };
+  const cli = { ours: fs.existsSync(oursCli) ? oursCli : null, oursRequired: false, oursArgs: [], specs: [], mock: null, json: null, quiet: false, targets: ['mock', 'ours', 'proxy', 'floor'] };
   const num = (v, name) => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} needs a number, got ${v}`);

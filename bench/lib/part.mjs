@@ -18,7 +18,8 @@ import { targetSpecs } from './targets.mjs';
  * its own, type string with a default or a hint for the usage line; string
  * values are numbers unless named in stringOptions), defaults: { timeout,
  * targets, brokers, runs }, run(specs, o, log) -> result, method,
- * formatTable(result) -> string }; or, instead of options and defaults, a
+ * formatTable(result) -> string, targets: the target names it accepts when
+ * not mock, ours, proxy }; or, instead of options and defaults, a
  * usage and parse(argv) -> what parsePartArgs returns.
  */
 export async function partMain(part, argv = process.argv.slice(2)) {
@@ -89,8 +90,9 @@ export function parsePartArgs(part, argv) {
     else o[k] = Number(v);
   }
   const which = values.targets.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = which.filter((t) => !['mock', 'ours', 'proxy'].includes(t));
-  if (unknown.length) throw new Error(`--targets: unknown ${unknown.join(', ')} (mock, ours, proxy)`);
+  const known = part.targets ?? ['mock', 'ours', 'proxy'];
+  const unknown = which.filter((t) => !known.includes(t));
+  if (unknown.length) throw new Error(`--targets: unknown ${unknown.join(', ')} (${known.join(', ')})`);
   return { o, specs: targetSpecs({ which }), json: values.json, quiet: values.quiet };
 }
 

@@ -3,6 +3,9 @@
 //   mock   librdkafka's mock cluster (the reference, bench/.ref/bin/mock-cluster-new)
 //   ours   kafkaesque, clients straight to the brokers (start --no-proxy)
 //   proxy  kafkaesque through its chaos proxy with no rules (start's default)
+//   floor  not a broker: a Node.js process that answers Produce with canned
+//          responses and keeps the frames (lib/floor-broker.mjs), to show
+//          what Node's sockets cost before any Kafka logic (produce only)
 //
 // Ratios are x/mock for ours and proxy, and proxy/ours for the proxy's cost.
 import fs from 'node:fs';
@@ -33,7 +36,22 @@ export function oursSpec(cli = oursCli, extraArgs = [], name = 'ours', nodeArgs 
 }
 
 /**
- * The three targets, as far as they are available: ours and proxy need
+ * The floor (lib/floor-broker.mjs): ApiVersions, Metadata and Produce only,
+ * so parts measure it on their produce phases and skip the rest.
+ */
+export function floorSpec() {
+  return {
+    name: 'floor',
+    command: process.execPath,
+    args: [path.join(benchDir, 'lib', 'floor-broker.mjs'), '--brokers', '{brokers}', '--port', '{port}', '--lifetime', '{lifetime}', '{topicArgs}'],
+    topics: 'args',
+    topicFlag: '--topic',
+    produceOnly: true,
+  };
+}
+
+/**
+ * The targets, as far as they are available: ours and proxy need
  * dist/cli.js (npm run build). `which` picks some of them by name.
  */
 export function targetSpecs({ which = ['mock', 'ours', 'proxy'], cli = oursCli, extraArgs = [] } = {}) {
@@ -46,6 +64,8 @@ export function targetSpecs({ which = ['mock', 'ours', 'proxy'], cli = oursCli, 
   // Warnings only: the broker's log lines are not what is measured.
   if (haveOurs && which.includes('ours')) specs.push(oursSpec(cli, ['--no-proxy', '--log-level', 'warn', ...extraArgs], 'ours'));
   if (haveOurs && which.includes('proxy')) specs.push(oursSpec(cli, ['--log-level', 'warn', ...extraArgs], 'proxy'));
+  // The floor imports the codecs from dist/ for its few non-Produce answers.
+  if (haveOurs && which.includes('floor')) specs.push(floorSpec());
   return specs;
 }
 
