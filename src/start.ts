@@ -10,7 +10,7 @@ import { createLogger } from './logger.js';
 import { resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
-import { resolveTls, secureContext } from './server/tls.js';
+import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
 import type { ListenerPolicy } from './server/node-listeners.js';
 import type { ChaosController } from './chaos/api.js';
 import { ChaosEngine } from './chaos/controller.js';
@@ -46,8 +46,8 @@ export interface RunningCluster {
   readonly seed: number;
   /** Whether clients go through the chaos proxy (the addresses above are the proxy's). */
   readonly proxy: boolean;
-  /** With `tls`, the PEM CA certificate clients trust and the server certificate presented; null without TLS. */
-  readonly tls: { readonly ca: string; readonly cert: string } | null;
+  /** With `tls`, the PEM CA certificate clients trust and the server certificate presented, and what clients must present (docs/security.md); null without TLS. */
+  readonly tls: TlsInfo | null;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
@@ -80,7 +80,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   const tls = options.tls ? await resolveTls(options.tls, [advertised, ...(['0.0.0.0', '::'].includes(options.host) ? [] : [options.host])]) : null;
   // What the listeners that clients reach enforce; the brokers behind the proxy only time idle connections out.
   const clientPolicy: Omit<ListenerPolicy, 'log'> = {
-    tls: tls ? secureContext(tls) : null,
+    tls: tls ? tlsServing(tls) : null,
     limits: { maxConnections: options.maxConnections, maxConnectionsPerIp: options.maxConnectionsPerIp },
     idleMs: options.connectionsMaxIdleMs,
     handshakeTimeoutMs: options.requestTimeoutMs,
@@ -157,7 +157,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     chaos,
     seed,
     proxy: options.proxy,
-    tls: tls && { ca: tls.ca, cert: tls.cert },
+    tls: tls && { ca: tls.ca, cert: tls.cert, clientAuth: tls.clientAuth, client: tls.client },
     stopNode: async (id) => {
       const r = cluster.stopNode(id);
       if (!r.ok) throw new Error(r.message);

@@ -4,7 +4,7 @@
 // model: actions and control routes that need one are refused.
 import { systemClock } from '../broker/clock.js';
 import { createLogger } from '../logger.js';
-import { resolveTls, secureContext } from '../server/tls.js';
+import { resolveTls, tlsServing, type TlsInfo } from '../server/tls.js';
 import { resolveOptions, type KafkaesqueOptions } from '../options.js';
 import { applyPreset } from '../presets/apply.js';
 import { resolvePreset } from '../presets/load.js';
@@ -34,8 +34,8 @@ export interface RunningProxy extends ControlTarget {
   /** Faults: rules, events, the run's seed. Actions that need the in-memory cluster are refused. */
   readonly chaos: ChaosController;
   readonly seed: number;
-  /** With `tls`, the PEM CA certificate clients trust and the certificate the proxy presents; null without TLS. The proxy talks plaintext to the upstream. */
-  readonly tls: { readonly ca: string; readonly cert: string } | null;
+  /** With `tls`, the PEM CA certificate clients trust and the certificate the proxy presents, and what clients must present; null without TLS. The proxy talks plaintext to the upstream. */
+  readonly tls: TlsInfo | null;
   /** Always true: upstream mode is the proxy. */
   readonly proxy: true;
   /** Clears the fault rules and applies the start presets again (the upstream's data is not kafkaesque's to reset). */
@@ -77,7 +77,7 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
     requestTimeoutMs: options.requestTimeoutMs,
     // The same guards as the proxy in front of the in-memory cluster.
     policy: {
-      tls: tls ? secureContext(tls) : null,
+      tls: tls ? tlsServing(tls) : null,
       limits: { maxConnections: options.maxConnections, maxConnectionsPerIp: options.maxConnectionsPerIp },
       idleMs: options.connectionsMaxIdleMs,
       handshakeTimeoutMs: options.requestTimeoutMs || undefined,
@@ -124,7 +124,7 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
     options,
     chaos,
     seed,
-    tls: tls && { ca: tls.ca, cert: tls.cert },
+    tls: tls && { ca: tls.ca, cert: tls.cert, clientAuth: tls.clientAuth, client: tls.client },
     proxy: true,
     get controlUrl() {
       return control?.url ?? '';

@@ -1,13 +1,12 @@
 // `kafkaesque start`: runs the cluster in the foreground until SIGINT or
 // SIGTERM. With --json, one JSON line on stdout says it is ready.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { startCluster, type RunningCluster } from '../start.js';
 import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
 import { defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
 import { describeFailure } from './common.js';
-import { tlsOptionsFromFiles, writeCaFile } from '../server/tls.js';
+import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
+import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
 
 interface StartArgs {
   brokers: number;
@@ -34,6 +33,10 @@ interface StartArgs {
   'tls-key'?: string;
   'tls-ca'?: string;
   'tls-ca-out'?: string;
+  'tls-client-auth'?: ClientAuth;
+  'tls-client-ca'?: string;
+  'tls-client-cert-out'?: string;
+  'tls-client-key-out'?: string;
   'max-connections'?: number;
   'max-connections-per-ip'?: number;
   'connections-max-idle-ms': number;
@@ -112,6 +115,14 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('tls-key', { type: 'string', describe: 'PEM private key of --tls-cert' })
       .option('tls-ca', { type: 'string', describe: 'PEM CA that signed --tls-cert, written to --tls-ca-out (default: --tls-cert itself)' })
       .option('tls-ca-out', { type: 'string', describe: 'Write the CA clients should trust to this file (default: a new file in the temp dir; the path is printed when ready)' })
+      .option('tls-client-auth', {
+        type: 'string',
+        choices: CLIENT_AUTH_VALUES,
+        describe: 'ssl.client.auth: clients present certificates (mTLS); required refuses a client without one (implies --tls; docs/security.md)',
+      })
+      .option('tls-client-ca', { type: 'string', describe: 'PEM CA client certificates must chain to (default: the generated CA, or --tls-ca)' })
+      .option('tls-client-cert-out', { type: 'string', describe: 'With a generated CA and --tls-client-auth: write a client certificate it signed here (default: the temp dir; printed when ready)' })
+      .option('tls-client-key-out', { type: 'string', describe: 'The key of that client certificate (default: the temp dir; printed when ready)' })
       .option('max-connections', { type: 'number', describe: 'max.connections per listener: more connections wait for a slot (default: no limit)' })
       .option('max-connections-per-ip', { type: 'number', describe: 'max.connections.per.ip per listener: more are closed (default: no limit)' })
       .option('connections-max-idle-ms', { type: 'number', default: defaultOptions.connectionsMaxIdleMs, describe: 'connections.max.idle.ms: close connections with no traffic for this long (0 = never)' })
@@ -141,6 +152,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .example('$0 start --topic orders:6:3', 'pre-create a topic')
       .example('$0 start --preset lost-ack --preset ./my-story.json', 'start with the rules of presets')
       .example('$0 start --tls --tls-ca-out ca.pem', 'TLS listeners; clients trust ca.pem')
+      .example('$0 start --tls-client-auth required --json', 'mTLS: clients trust the CA and present the client certificate the ready line names')
       .example('$0 start --upstream kafka.internal:9092 --port 19092', 'the chaos proxy in front of a real cluster; clients bootstrap from 127.0.0.1:19092') as never,
   handler: async (args) => {
     let running: RunningCluster | RunningProxy;
@@ -151,11 +163,11 @@ export const startCommand: CommandModule<object, StartArgs> = {
       process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
       process.exit(1);
     }
-    let tlsCa: string | undefined;
+    let tlsFiles: TlsFiles | undefined;
     try {
-      if (running.tls) tlsCa = writeCaFile(running.tls.ca, args['tls-ca-out']);
+      if (running.tls) tlsFiles = writeTlsFiles(running.tls, args);
     } catch (err) {
-      process.stderr.write(`kafkaesque: --tls-ca-out ${args['tls-ca-out']}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      process.stderr.write(`kafkaesque: ${(err as Error).message}\n`);
       await running.stop();
       process.exit(1);
     }
@@ -168,19 +180,20 @@ export const startCommand: CommandModule<object, StartArgs> = {
       ...(upstream !== undefined ? { upstream } : {}),
       seed: running.seed,
       pid: process.pid,
-      ...(tlsCa ? { tlsCa } : {}),
+      ...(tlsFiles ? { tlsCa: tlsFiles.ca } : {}),
+      ...(tlsFiles?.clientCert ? { tlsClientCert: tlsFiles.clientCert, tlsClientKey: tlsFiles.clientKey } : {}),
     };
     const what = upstream !== undefined ? `chaos proxy ready in front of ${upstream} (upstream mode)` : `${args.brokers} broker(s) ready`;
     const mode = upstream !== undefined ? '' : `; ${running.proxy ? 'chaos proxy on' : 'no proxy'}`;
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsCa ? `; TLS, CA in ${tlsCa}` : ''}\n`);
+    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsText(tlsFiles)}\n`);
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       await running.stop();
-      // A CA file we chose the place of belongs to this run; one at --tls-ca-out is the user's.
-      if (tlsCa && !args['tls-ca-out']) rmSync(dirname(tlsCa), { recursive: true, force: true });
+      // Files we chose the place of belong to this run; those at --tls-*-out paths are the user's.
+      tlsFiles?.cleanUp();
       process.exit(0);
     };
     process.on('SIGINT', stop);
@@ -190,8 +203,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
 
 /** The library options the flags say; upstream mode refuses those that need the in-memory cluster (startProxy). */
 function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
-  if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
-  const tls = args['tls-cert'] !== undefined ? tlsOptionsFromFiles({ cert: args['tls-cert'], key: args['tls-key']!, ca: args['tls-ca'] }) : args.tls ? (true as const) : undefined;
+  const tls = tlsOptionsFromFlags(args);
   const inMemory: Partial<KafkaesqueOptions> = {
     brokers: args.brokers,
     nodeIds: numberList(args['node-ids'], 'node-ids'),
@@ -232,4 +244,11 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     seed: args.seed,
     eventsFile: args['events-file'],
   };
+}
+
+/** The TLS part of the human-readable ready line. */
+function tlsText(files: TlsFiles | undefined): string {
+  if (!files) return '';
+  const client = files.clientCert ? `; client certificate ${files.clientCert}, key ${files.clientKey}` : '';
+  return `; TLS, CA in ${files.ca}${client}`;
 }

@@ -4,6 +4,8 @@
 //   KAFKAESQUE_URL  the control API (ControlClient.fromEnv(), the CLI)
 //   KAFKAESQUE_TOKEN when a control token is configured
 //   KAFKAESQUE_TLS_CA with `tls`: the PEM CA certificate the client trusts
+//   KAFKAESQUE_TLS_CLIENT_CERT, KAFKAESQUE_TLS_CLIENT_KEY with `tls.clientAuth`
+//                   and a generated CA: a client certificate and key it accepts
 // Options: `globals: { kafkaesque: { … } }` in the jest config, then
 // KAFKAESQUE_OPTIONS / KAFKAESQUE_PRESETS (docs/jest.md).
 //
@@ -35,4 +37,8 @@ export default async function globalSetup(_globalConfig?: unknown, projectConfig
   process.env.KAFKAESQUE_URL = running.controlUrl;
   if (running.options.controlToken !== undefined) process.env.KAFKAESQUE_TOKEN = running.options.controlToken;
   if (running.tls) process.env.KAFKAESQUE_TLS_CA = running.tls.ca;
+  if (running.tls?.client) {
+    process.env.KAFKAESQUE_TLS_CLIENT_CERT = running.tls.client.cert;
+    process.env.KAFKAESQUE_TLS_CLIENT_KEY = running.tls.client.key;
+  }
 }

@@ -11,4 +11,6 @@ export default async function globalTeardown(): Promise<void> {
   delete process.env.KAFKA_BROKERS;
   delete process.env.KAFKAESQUE_URL;
   delete process.env.KAFKAESQUE_TLS_CA;
+  delete process.env.KAFKAESQUE_TLS_CLIENT_CERT;
+  delete process.env.KAFKAESQUE_TLS_CLIENT_KEY;
 }

@@ -4,19 +4,18 @@
 // address they already know. The broker listeners and the chaos proxy in
 // front of them are both sets of these.
 import { createServer, type Server, type Socket } from 'node:net';
-import type { SecureContext } from 'node:tls';
 import type { Cluster } from '../broker/cluster.js';
 import type { Logger } from '../logger.js';
 import { ConnectionQuotas, type ConnectionLimits } from './connection-quotas.js';
-import { serveTls } from './tls.js';
+import { serveTls, type TlsServing } from './tls.js';
 
 /** Makes the connection object for an accepted socket; `untrack` drops it from the listener once it is closed. */
 export type Accept<C> = (socket: Socket, nodeId: number, untrack: () => void) => C;
 
 /** How a listener guards itself (docs/security.md): TLS, connection quotas, idle and handshake timeouts. */
 export interface ListenerPolicy {
-  /** Serve TLS with this context (an SSL listener); null or absent: plaintext. */
-  tls?: SecureContext | null;
+  /** Serve TLS (an SSL listener), asking clients for certificates as it says; null or absent: plaintext. */
+  tls?: TlsServing | null;
   limits?: ConnectionLimits;
   /** connections.max.idle.ms: a connection with no bytes either way for this long is closed; 0 = never. */
   idleMs?: number;

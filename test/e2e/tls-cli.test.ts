@@ -1,7 +1,9 @@
 // `kafkaesque start --tls` from the built CLI (dist/cli.js, which `npm test`
 // builds first): the CA goes to --tls-ca-out (or a temp file named in the
 // ready line) and a client trusting it gets through; --tls-cert/--tls-key
-// serve a given certificate; a missing file is named in the error.
+// serve a given certificate; --tls-client-auth asks clients for
+// certificates and writes a client certificate the generated CA signed;
+// a missing file is named in the error.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Ready {
   bootstrap: string;
   tlsCa?: string;
+  tlsClientCert?: string;
+  tlsClientKey?: string;
 }
 
 /** Runs `start` until the test is done with it; the child is killed whatever happens. */
@@ -39,8 +43,8 @@ async function withStart(args: string[], body: (ready: Ready) => Promise<void>):
   }
 }
 
-async function listTopicsOverTls(bootstrap: string, ca: string): Promise<string[]> {
-  const admin = new Kafka({ brokers: [bootstrap], ssl: { ca: [ca] }, logLevel: logLevel.NOTHING, retry: { retries: 1 } }).admin();
+async function listTopicsOverTls(bootstrap: string, ca: string, identity?: { cert: string; key: string }): Promise<string[]> {
+  const admin = new Kafka({ brokers: [bootstrap], ssl: { ca: [ca], ...identity }, logLevel: logLevel.NOTHING, retry: { retries: 1 }, connectionTimeout: 3000 }).admin();
   await admin.connect();
   try {
     return await admin.listTopics();
@@ -79,6 +83,28 @@ test('start --tls-cert --tls-key --tls-ca serves the given certificate', async (
     expect(await listTopicsOverTls(ready.bootstrap, ca.cert)).toContain('given');
   });
 }, 40_000);
+
+test('start --tls-client-auth required writes a client certificate the CA signed; a client without one is refused', async () => {
+  let written: string[] = [];
+  await withStart(['--tls-client-auth', 'required', '--topic', 'mutual'], async (ready) => {
+    written = [ready.tlsCa!, ready.tlsClientCert!, ready.tlsClientKey!];
+    for (const f of written) expect(existsSync(f)).toBe(true);
+    const ca = readFileSync(ready.tlsCa!, 'utf8');
+    const identity = { cert: readFileSync(ready.tlsClientCert!, 'utf8'), key: readFileSync(ready.tlsClientKey!, 'utf8') };
+    expect(await listTopicsOverTls(ready.bootstrap, ca, identity)).toContain('mutual');
+    await expect(listTopicsOverTls(ready.bootstrap, ca)).rejects.toThrow(/certificate required/);
+  });
+  for (const f of written) expect(existsSync(f)).toBe(false);
+}, 40_000);
+
+test('--tls-client-ca without --tls-client-auth is refused, naming both flags', async () => {
+  const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+    execFile(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--log-level', 'silent', '--tls', '--tls-client-ca', join(dir, 'any.pem')], { timeout: 20_000 }, (err, _out, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr }),
+    ),
+  );
+  expect(r).toEqual({ code: 1, stderr: 'kafkaesque: --tls-client-ca checks client certificates: it needs --tls-client-auth required or requested\n' });
+});
 
 test('a missing certificate file stops the start with exit 1 and names the file', async () => {
   const missing = join(dir, 'nope.pem');

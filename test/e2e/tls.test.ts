@@ -170,7 +170,7 @@ test('a given key and certificate are served; clients trust the given CA', async
   });
   const kafka = await startCluster({ brokers: 1, tls: { cert: server.cert, key: Buffer.from(server.private), ca: ca.cert }, topics: [{ name: 'given', partitions: 1 }] });
   try {
-    expect(kafka.tls).toEqual({ ca: ca.cert, cert: server.cert });
+    expect(kafka.tls).toEqual({ ca: ca.cert, cert: server.cert, clientAuth: 'none', client: null });
     const got = await produceAndRead(kafka, tlsClient(kafka), 'given', 2);
     expect(got).toHaveLength(2);
   } finally {
@@ -182,7 +182,8 @@ test('a key that does not match the certificate is refused at start, naming tls'
   const a = await generate(undefined, { keyType: 'ec' });
   const b = await generate(undefined, { keyType: 'ec' });
   await expect(startCluster({ brokers: 1, tls: { cert: a.cert, key: b.private } })).rejects.toThrow(/^tls: the certificate and key cannot be used/);
-  await expect(startCluster({ brokers: 1, tls: { cert: a.cert } as never })).rejects.toThrow(/tls\.key must be PEM text/);
+  await expect(startCluster({ brokers: 1, tls: { cert: a.cert } as never })).rejects.toThrow(/tls\.cert and tls\.key go together/);
+  await expect(startCluster({ brokers: 1, tls: { cert: a.cert, key: 42 } as never })).rejects.toThrow(/tls\.key must be PEM text/);
 });
 
 test('stopping a node resets its TLS connections (through the proxy); clients fail over and come back', async () => {

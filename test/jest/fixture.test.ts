@@ -62,3 +62,25 @@ test('with tls: globalSetup publishes the CA in KAFKAESQUE_TLS_CA, and a kafkajs
   }
   expect(process.env.KAFKAESQUE_TLS_CA).toBeUndefined();
 }, 30_000);
+
+test('with tls.clientAuth: globalSetup publishes a client certificate and key, and kafkajs presenting them produces', async () => {
+  const { default: globalSetup } = await import('../../src/jest/global-setup.js');
+  const { default: globalTeardown } = await import('../../src/jest/global-teardown.js');
+  const { Kafka, logLevel } = await import('kafkajs');
+  await globalSetup(undefined, { globals: { kafkaesque: { brokers: 1, tls: { clientAuth: 'required' } } } });
+  try {
+    const { KAFKAESQUE_TLS_CA: ca, KAFKAESQUE_TLS_CLIENT_CERT: cert, KAFKAESQUE_TLS_CLIENT_KEY: key } = process.env;
+    expect(cert).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(key).toMatch(/PRIVATE KEY-----/);
+    const kafka = new Kafka({ brokers: process.env.KAFKA_BROKERS!.split(','), ssl: { ca: [ca!], cert, key }, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    const [ack] = await producer.send({ topic: 'fixture-mtls', messages: [{ value: 'over mtls' }] });
+    await producer.disconnect();
+    expect(ack.errorCode).toBe(0);
+  } finally {
+    await globalTeardown();
+  }
+  expect(process.env.KAFKAESQUE_TLS_CLIENT_CERT).toBeUndefined();
+  expect(process.env.KAFKAESQUE_TLS_CLIENT_KEY).toBeUndefined();
+}, 30_000);
