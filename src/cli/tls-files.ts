@@ -62,14 +62,14 @@ export interface TlsFiles {
 /** Writes what clients need; a file whose path the flags do not name goes into one fresh temp folder. */
 export function writeTlsFiles(info: TlsInfo, out: TlsOutFlags): TlsFiles {
   let folder: string | undefined;
-  const place = (flag: keyof TlsOutFlags, name: string, text: string) => {
+  const place = (flag: keyof TlsOutFlags, name: string, text: string, mode = 0o644) => {
     let target = out[flag];
     if (target === undefined) {
       folder ??= mkdtempSync(join(tmpdir(), 'kafkaesque-'));
       target = join(folder, name);
     }
     try {
-      writeFileSync(target, text, { mode: name.endsWith('key.pem') ? 0o600 : 0o644 });
+      writeFileSync(target, text, { mode });
     } catch (err) {
       throw new Error(`--${flag} ${target}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
@@ -82,7 +82,7 @@ export function writeTlsFiles(info: TlsInfo, out: TlsOutFlags): TlsFiles {
     const files: TlsFiles = { ca: place('tls-ca-out', 'ca.pem', info.ca), cleanUp };
     if (info.client) {
       files.clientCert = place('tls-client-cert-out', 'client.pem', info.client.cert);
-      files.clientKey = place('tls-client-key-out', 'client-key.pem', info.client.key);
+      files.clientKey = place('tls-client-key-out', 'client-key.pem', info.client.key, 0o600); // a private key: the user's eyes only
     }
     return files;
   } catch (err) {

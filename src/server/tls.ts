@@ -48,21 +48,18 @@ export interface TlsMaterial {
   readonly clientAuth: ClientAuth;
   /** What client certificates are checked against (with clientAuth other than none). */
   readonly clientCa: string;
-  /** A client certificate and key signed by the generated CA (generated material with clientAuth only). */
+  /** A client certificate and key signed by the generated CA, when that CA is the one that checks clients. */
   readonly client: { readonly cert: string; readonly key: string } | null;
 }
 
-/** What a running cluster or proxy tells its clients about its TLS (RunningCluster.tls). */
-export interface TlsInfo {
-  /** The PEM CA certificate clients trust. */
-  readonly ca: string;
-  /** The PEM certificate the listeners present. */
-  readonly cert: string;
-  /** ssl.client.auth of the listeners. */
-  readonly clientAuth: ClientAuth;
-  /** A client certificate and key the listeners accept: made with a generated CA when clientAuth is not none; null otherwise. */
-  readonly client: { readonly cert: string; readonly key: string } | null;
-}
+/**
+ * What a running cluster or proxy tells its clients about its TLS
+ * (RunningCluster.tls): the CA to trust, the certificate presented, the
+ * client authentication asked for, and a client certificate and key the
+ * listeners accept (made with a generated CA that also checks clients;
+ * null otherwise).
+ */
+export type TlsInfo = Pick<TlsMaterial, 'ca' | 'cert' | 'clientAuth' | 'client'>;
 
 /** A listener's TLS: the context it serves and whether it asks clients for certificates. */
 export interface TlsServing {
@@ -95,7 +92,8 @@ export async function resolveTls(tls: TlsOptions | true, hosts: readonly string[
   const options: TlsOptions = tls === true ? {} : tls;
   const clientAuth = options.clientAuth ?? 'none';
   if (options.cert === undefined || options.key === undefined) {
-    const generated = await generateCertificates(hosts, clientAuth !== 'none');
+    // A client certificate only where it will be accepted: signed by the CA that checks clients.
+    const generated = await generateCertificates(hosts, clientAuth !== 'none' && options.clientCa === undefined);
     return { ...generated, generated: true, clientAuth, clientCa: options.clientCa ? pem(options.clientCa) : generated.ca };
   }
   const cert = pem(options.cert);

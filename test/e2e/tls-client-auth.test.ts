@@ -144,6 +144,17 @@ test('a given PKI: the server certificate given, client certificates checked aga
   }
 }, 30_000);
 
+test('a generated server certificate with a clientCa of the user\'s own: no client certificate is made, the user\'s are accepted', async () => {
+  const pki = await otherPki();
+  const kafka = await startCluster({ brokers: 1, tls: { clientAuth: 'required', clientCa: pki.ca }, topics: [{ name: 'mixed', partitions: 1 }] });
+  try {
+    expect(kafka.tls!.client).toBeNull(); // one signed by the generated CA would be refused
+    expect(await produced(kafka, pki.client, 'mixed', 1)).toEqual(['mixed-0']);
+  } finally {
+    await kafka.stop();
+  }
+}, 30_000);
+
 test('bad client-auth options are refused at start, naming the field', async () => {
   await expect(startCluster({ brokers: 1, tls: { clientAuth: 'sometimes' } as never })).rejects.toThrow(/tls\.clientAuth must be one of required, requested, none, got "sometimes"/);
   await expect(startCluster({ brokers: 1, tls: { clientCa: 'x' } })).rejects.toThrow(/tls\.clientCa .* needs tls\.clientAuth/);
