@@ -2,8 +2,8 @@
 // client must present a certificate the client CA signed, with `requested`
 // one without is let in but a bad one is refused, as a Kafka broker's
 // SSLEngine does; kafkajs through the proxy and direct, librdkafka
-// (confluent-kafka-python) with ssl.certificate.location, a given PKI, and
-// the option checks.
+// (confluent-kafka-python) with ssl.certificate.location, a given PKI, the
+// proxy in upstream mode, and the option checks.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { generate } from 'selfsigned';
-import { startCluster, type RunningCluster } from '../../src/index.js';
+import { startCluster, startProxy, type RunningCluster } from '../../src/index.js';
 import { fetchPartition, messages } from '../support/kafkajs.js';
 import { debianPython, requireTool } from '../support/external-client.js';
 
@@ -36,7 +36,10 @@ async function otherPki(): Promise<{ ca: string; caKey: string; client: Pair }> 
   return { ca: ca.cert, caKey: ca.private, client: { cert: client.cert, key: client.private } };
 }
 
-const client = (k: RunningCluster, identity?: Pair) =>
+/** What the helpers need of a running cluster or proxy. */
+type Served = Pick<RunningCluster, 'bootstrap' | 'tls'>;
+
+const client = (k: Served, identity?: Pair) =>
   new Kafka({
     brokers: k.bootstrap.split(','),
     ssl: { ca: [k.tls!.ca], ...(identity ?? {}) },
@@ -46,7 +49,7 @@ const client = (k: RunningCluster, identity?: Pair) =>
     requestTimeout: 5000,
   });
 
-async function produced(k: RunningCluster, identity: Pair | undefined, topic: string, n: number): Promise<string[]> {
+async function produced(k: Served, identity: Pair | undefined, topic: string, n: number): Promise<string[]> {
   const c = client(k, identity);
   const producer = c.producer();
   await producer.connect();
@@ -58,7 +61,7 @@ async function produced(k: RunningCluster, identity: Pair | undefined, topic: st
   return (await fetchPartition(c, topic, 0)).map((m) => String(m.value));
 }
 
-async function refused(k: RunningCluster, identity: Pair | undefined): Promise<void> {
+async function refused(k: Served, identity: Pair | undefined): Promise<void> {
   const admin = client(k, identity).admin();
   await expect(admin.connect().then(() => admin.listTopics())).rejects.toThrow();
   await admin.disconnect().catch(() => {});
@@ -152,6 +155,18 @@ test('a generated server certificate with a clientCa of the user\'s own: no clie
     expect(await produced(kafka, pki.client, 'mixed', 1)).toEqual(['mixed-0']);
   } finally {
     await kafka.stop();
+  }
+}, 30_000);
+
+test('upstream mode: the proxy in front of another cluster asks for client certificates too', async () => {
+  const upstream = await startCluster({ brokers: 1, proxy: false, topics: [{ name: 'fronted', partitions: 1 }] });
+  const front = await startProxy({ upstream: upstream.bootstrap, tls: { clientAuth: 'required' } });
+  try {
+    expect(await produced(front, front.tls!.client!, 'fronted', 2)).toEqual(['fronted-0', 'fronted-1']);
+    await refused(front, undefined);
+  } finally {
+    await front.stop();
+    await upstream.stop();
   }
 }, 30_000);
 
