@@ -19,6 +19,9 @@ export {
 } from './chaos/api.js';
 export { chaosActions, SeededRandom } from './chaos/index.js';
 export { version } from './version.js';
+export { unsecuredJwt, type OAuthBearerOptions } from './server/sasl/oauthbearer.js';
+export type { SaslOptions, SaslMechanism } from './server/sasl/authenticator.js';
+export type { TlsOptions, TlsInfo, ClientAuth } from './server/tls.js';
 export {
   auditDelivery,
   formatAnomalies,

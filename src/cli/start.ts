@@ -6,6 +6,7 @@ import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
 import { defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
 import { describeFailure } from './common.js';
 import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
+import { SASL_MECHANISMS, type SaslMechanism, type SaslOptions } from '../server/sasl/authenticator.js';
 import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
 
 interface StartArgs {
@@ -24,7 +25,8 @@ interface StartArgs {
   'replication-lag-ms': number;
   'producer-id-expiration-ms': number;
   'sasl-user': string[];
-  'sasl-mechanism'?: ('PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512')[];
+  'sasl-mechanism'?: SaslMechanism[];
+  'sasl-oauthbearer-required-scope': string[];
   'transaction-max-timeout-ms': number;
   'group-initial-rebalance-delay-ms': number;
   'max-request-size': number;
@@ -143,7 +145,13 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('seed', { type: 'number', describe: 'Seed of the fault generator, 0 to 4294967295 (default: random; printed when ready)' })
       .option('events-file', { type: 'string', describe: 'Append every fault event, node stop/start and leader change to this file, one JSON line each, as it happens' })
       .option('sasl-user', { type: 'string', array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
-      .option('sasl-mechanism', { type: 'string', array: true, choices: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'], describe: 'SASL mechanisms to enable (default: all three)' })
+      .option('sasl-mechanism', {
+        type: 'string',
+        array: true,
+        choices: SASL_MECHANISMS,
+        describe: 'SASL mechanisms to enable (default with --sasl-user: PLAIN and both SCRAMs); OAUTHBEARER takes unsecured JWTs, as Kafka\'s default validator does',
+      })
+      .option('sasl-oauthbearer-required-scope', { type: 'string', array: true, default: [], describe: 'OAUTHBEARER: a scope value every token must carry (repeatable; implies OAUTHBEARER)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
       .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
       .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
@@ -231,7 +239,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     advertisedHost: args['advertised-host'],
     topics: args.topic.map(parseTopic),
     presets: args.preset,
-    sasl: args['sasl-user'].length ? { users: parseSaslUsers(args['sasl-user']), mechanisms: args['sasl-mechanism'] } : undefined,
+    sasl: saslFrom(args),
     maxRequestSize: args['max-request-size'],
     controlPort: args['control-port'],
     controlHost: args['control-host'],
@@ -251,4 +259,17 @@ function tlsText(files: TlsFiles | undefined): string {
   if (!files) return '';
   const client = files.clientCert ? `; client certificate ${files.clientCert}, key ${files.clientKey}` : '';
   return `; TLS, CA in ${files.ca}${client}`;
+}
+
+/** SASL from the flags: users for PLAIN and SCRAM, OAUTHBEARER when named or given a required scope; none without either. */
+function saslFrom(args: StartArgs): SaslOptions | undefined {
+  const scope = args['sasl-oauthbearer-required-scope'];
+  const oauth = scope.length > 0 || (args['sasl-mechanism'] ?? []).includes('OAUTHBEARER');
+  if (!args['sasl-user'].length && !oauth) return undefined;
+  const mechanisms = args['sasl-mechanism'] && scope.length && !args['sasl-mechanism'].includes('OAUTHBEARER') ? [...args['sasl-mechanism'], 'OAUTHBEARER' as const] : args['sasl-mechanism'];
+  return {
+    users: parseSaslUsers(args['sasl-user']),
+    ...(mechanisms ? { mechanisms } : {}),
+    ...(oauth ? { oauthbearer: scope.length ? { requiredScope: scope } : {} } : {}),
+  };
 }

@@ -186,6 +186,7 @@ export class Connection {
       this.log.warn({ reason: step.message }, 'SASL authentication failed');
       return this.responses.push(null, true);
     }
+    if (step.refused) this.log.info({ reason: step.refused }, 'OAUTHBEARER token refused');
     const w = new Writer();
     w.raw(step.reply);
     this.responses.push(this.frame(w));

@@ -6,31 +6,41 @@
 // A failed authentication is answered with SASL_AUTHENTICATION_FAILED and
 // then the connection is closed: nothing else is served on it.
 import type { ErrorName } from '../../protocol/errors.js';
+import { CONTROL_A, parseClientFirstMessage, validateUnsecuredJwt, type OAuthBearerOptions } from './oauthbearer.js';
 import { checkPlain } from './plain.js';
 import { ScramServer, scramCredential, type ScramCredential, type ScramMechanism } from './scram.js';
 
-export type SaslMechanism = 'PLAIN' | ScramMechanism;
-export const SASL_MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+export type SaslMechanism = 'PLAIN' | ScramMechanism | 'OAUTHBEARER';
+export const SASL_MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'];
+/** What `users` alone enables: the password mechanisms. */
+const PASSWORD_MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
 
 export interface SaslOptions {
-  /** user name → password */
-  users: Record<string, string>;
-  /** Enabled mechanisms; default all three. */
+  /** user name → password, for PLAIN and SCRAM */
+  users?: Record<string, string>;
+  /** Enabled mechanisms; default PLAIN and both SCRAMs with `users`, and OAUTHBEARER with `oauthbearer`. */
   mechanisms?: SaslMechanism[];
+  /** OAUTHBEARER with Kafka's default (unsecured JWT) validator and these options; `{}` for its defaults. */
+  oauthbearer?: OAuthBearerOptions;
 }
 
 /** SASL settings shared by every connection: users and their SCRAM credentials, computed once. */
 export class SaslConfig {
   readonly mechanisms: readonly SaslMechanism[];
   readonly passwords: ReadonlyMap<string, string>;
+  readonly oauthbearer: OAuthBearerOptions;
   private readonly scram = new Map<string, ScramCredential>();
 
   constructor(options: SaslOptions) {
-    this.mechanisms = options.mechanisms?.length ? options.mechanisms : SASL_MECHANISMS;
+    const users = options.users ?? {};
+    const byDefault = [...(Object.keys(users).length ? PASSWORD_MECHANISMS : []), ...(options.oauthbearer ? (['OAUTHBEARER'] as const) : [])];
+    this.mechanisms = options.mechanisms?.length ? options.mechanisms : byDefault;
     for (const m of this.mechanisms) if (!SASL_MECHANISMS.includes(m)) throw new Error(`unknown SASL mechanism ${m}; known: ${SASL_MECHANISMS.join(', ')}`);
-    this.passwords = new Map(Object.entries(options.users));
+    if (this.mechanisms.length === 0) throw new Error('sasl needs users (PLAIN, SCRAM) or oauthbearer (OAUTHBEARER)');
+    this.passwords = new Map(Object.entries(users));
+    this.oauthbearer = options.oauthbearer ?? {};
     for (const m of this.mechanisms) {
-      if (m === 'PLAIN') continue;
+      if (m === 'PLAIN' || m === 'OAUTHBEARER') continue;
       for (const [user, password] of this.passwords) this.scram.set(`${m}:${user}`, scramCredential(m, password));
     }
   }
@@ -40,7 +50,8 @@ export class SaslConfig {
   }
 }
 
-export type AuthStep = { ok: true; reply: Buffer; complete: boolean } | { ok: false; error: ErrorName; message: string };
+/** One step of an exchange; `refused` (OAUTHBEARER) says why a token's error challenge was sent, for the broker's log. */
+export type AuthStep = { ok: true; reply: Buffer; complete: boolean; refused?: string } | { ok: false; error: ErrorName; message: string };
 
 const API_VERSIONS = 18;
 const SASL_HANDSHAKE = 17;
@@ -50,6 +61,8 @@ export class SaslAuthenticator {
   private state: 'handshake' | 'authenticate' | 'raw' | 'complete' | 'failed';
   private mechanism: SaslMechanism | null = null;
   private scram: ScramServer | null = null;
+  /** OAUTHBEARER: the JSON error sent as a challenge, until the client acknowledges it with 0x01. */
+  private oauthError: string | null = null;
   principal: string | null = null;
 
   constructor(private readonly config: SaslConfig | null) {
@@ -88,7 +101,7 @@ export class SaslAuthenticator {
     if (!this.config || this.state !== 'handshake') return 'ILLEGAL_SASL_STATE';
     if (!this.config.mechanisms.includes(mechanism as SaslMechanism)) return 'UNSUPPORTED_SASL_MECHANISM';
     this.mechanism = mechanism as SaslMechanism;
-    if (this.mechanism !== 'PLAIN') {
+    if (this.mechanism !== 'PLAIN' && this.mechanism !== 'OAUTHBEARER') {
       const m = this.mechanism;
       this.scram = new ScramServer(m, (user) => this.config!.scramCredential(m, user));
     }
@@ -110,9 +123,28 @@ export class SaslAuthenticator {
       if (!r.ok) return this.fail(r.error);
       return this.succeed(r.user, Buffer.alloc(0));
     }
+    if (this.mechanism === 'OAUTHBEARER') return this.oauthBearer(token);
     const step = this.scram!.step(token);
     if ('error' in step) return this.fail(step.error);
     return step.done ? this.succeed(step.user, step.reply) : { ok: true, reply: step.reply, complete: false };
+  }
+
+  /** OAuthBearerSaslServer.evaluateResponse: a first message, or the client's 0x01 after our error. */
+  private oauthBearer(token: Buffer): AuthStep {
+    if (this.oauthError !== null && token.length === 1 && token[0] === CONTROL_A) return this.fail(this.oauthError);
+    this.oauthError = null;
+    const first = parseClientFirstMessage(token);
+    // Kafka's SaslServerAuthenticator answers a SaslException with this, not the exception's text.
+    if (!first.ok) return this.fail('Authentication failed during authentication due to invalid credentials with SASL mechanism OAUTHBEARER');
+    const verdict = validateUnsecuredJwt(first.token, this.config!.oauthbearer, Date.now());
+    if (!verdict.ok) {
+      this.oauthError = verdict.challenge;
+      return { ok: true, reply: Buffer.from(verdict.challenge), complete: false, refused: verdict.reason };
+    }
+    if (first.authzid && first.authzid !== verdict.principal) {
+      return this.fail(`Authentication failed: Client requested an authorization id (${first.authzid}) that is different from the token's principal name (${verdict.principal})`);
+    }
+    return this.succeed(verdict.principal, Buffer.alloc(0));
   }
 
   private succeed(user: string, reply: Buffer): AuthStep {
