@@ -77,8 +77,8 @@ interface Slot {
   held: boolean;
   /** A raw SASL token's answer: it carries no correlation id. */
   raw?: boolean;
-  /** SaslHandshake v0: raw token exchanges that follow a successful answer. */
-  saslRounds?: number;
+  /** SaslHandshake v0: the mechanism asked for; raw token exchanges follow a successful answer. */
+  saslMechanism?: string;
   /** Write the answer in timed pieces (slice, throttle); `pacing` while they go out. */
   pace?: Pace;
   pacing?: boolean;
@@ -162,16 +162,21 @@ function acksByDecoding(frame: Buffer, version: number): boolean {
 /**
  * After a successful SaslHandshake v0 the client sends raw SASL tokens
  * without Kafka headers (kafka-python, sarama), one answer each: PLAIN is
- * one exchange, SCRAM two. Other mechanisms are refused by the handshake.
+ * one exchange, SCRAM two, OAUTHBEARER one (and one more when the broker
+ * answers the token with an error challenge, which the client acknowledges
+ * with 0x01). Other mechanisms are refused by the handshake.
  */
-function saslRounds(frame: Buffer): number {
+const RAW_SASL_ROUNDS: Readonly<Record<string, number>> = { PLAIN: 1, 'SCRAM-SHA-256': 2, 'SCRAM-SHA-512': 2, OAUTHBEARER: 1 };
+
+/** The mechanism a SaslHandshake v0 request names, if it is one that raw tokens follow. */
+function rawSaslMechanism(frame: Buffer): string | undefined {
   try {
     const r = new Reader(frame);
     readHeader(r, SaslHandshakeApi, 0);
     const mechanism = r.string(false);
-    return mechanism === 'PLAIN' ? 1 : mechanism.startsWith('SCRAM-') ? 2 : 0;
+    return RAW_SASL_ROUNDS[mechanism] ? mechanism : undefined;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
@@ -196,6 +201,8 @@ export class ProxyConnection {
   private upstreamEnded = false;
   /** Raw SASL tokens the client sends next (after SaslHandshake v0): passed through, no rules. */
   private rawTokens = 0;
+  /** The mechanism of those raw tokens. */
+  private rawMechanism: string | undefined;
   /** Cut off by a blackhole rule: nothing is read or written until it goes, then the connection resets. */
   private blackholed = false;
   private readonly deadline: FrameDeadline | null;
@@ -293,10 +300,11 @@ export class ProxyConnection {
     if (this.closed) return; // a cluster action (stop-node) took this connection down
     // Before this request's bytes go anywhere: a connection throttle applies to them too.
     if (decision?.limits) this.limitStream(decision.limits);
-    const sasl = head.apiKey === ApiKey.SaslHandshake && head.apiVersion === 0 ? saslRounds(frame) : 0;
+    const mechanism = head.apiKey === ApiKey.SaslHandshake && head.apiVersion === 0 ? rawSaslMechanism(frame) : undefined;
+    const sasl = mechanism ? { saslMechanism: mechanism } : {};
     const answer = this.o.answers?.wants(head.apiKey, head.apiVersion) ? { answer: { apiKey: head.apiKey, apiVersion: head.apiVersion } } : {};
     if (!decision) {
-      if (answered) this.slots.push({ correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}), ...answer });
+      if (answered) this.slots.push({ correlationId: head.correlationId, awaiting: true, held: false, ...sasl, ...answer });
       return this.sendUpstream(wire);
     }
     const { request: rq, response: rs } = decision.outcome;
@@ -304,7 +312,7 @@ export class ProxyConnection {
     switch (rq.kind) {
       case 'forward': {
         if (answered) {
-          const slot: Slot = { correlationId: head.correlationId, awaiting: true, held: false, ...(sasl ? { saslRounds: sasl } : {}), ...answer };
+          const slot: Slot = { correlationId: head.correlationId, awaiting: true, held: false, ...sasl, ...answer };
           // A slot with a response outcome is never cut through: a rewrite or a replacement needs the whole answer.
           if (rs.kind !== 'forward' || rs.delayMs || rs.rewrite?.length || rs.pace) {
             slot.response = rs;
@@ -476,7 +484,7 @@ export class ProxyConnection {
     const size = chunk.readInt32BE(0);
     if (size < PASS_THROUGH_MIN_BYTES || 4 + size <= chunk.length) return false;
     const head = this.slots[0];
-    if (!head || !head.awaiting || head.held || head.raw || head.saslRounds || head.response || head.answer || head.correlationId !== chunk.readInt32BE(4)) return false;
+    if (!head || !head.awaiting || head.held || head.raw || head.saslMechanism || head.response || head.answer || head.correlationId !== chunk.readInt32BE(4)) return false;
     this.passThroughSlot = head;
     this.passThrough = 4 + size - chunk.length;
     this.writeClient(chunk);
@@ -496,6 +504,8 @@ export class ProxyConnection {
     if (next?.raw) {
       next.awaiting = false;
       next.frame = withPrefix(frame);
+      // An OAUTHBEARER error challenge: the client's 0x01 comes next, raw too.
+      if (this.rawMechanism === 'OAUTHBEARER' && frame.length > 0) this.rawTokens++;
       return this.flush();
     }
     if (frame.length < 4) return this.reset('response too short for a correlation id');
@@ -507,7 +517,10 @@ export class ProxyConnection {
     }
     slot.awaiting = false;
     // SaslHandshake v0 accepted (error code right after the v0 header): raw tokens follow.
-    if (slot.saslRounds && frame.length >= 6 && frame.readInt16BE(4) === 0) this.rawTokens = slot.saslRounds;
+    if (slot.saslMechanism && frame.length >= 6 && frame.readInt16BE(4) === 0) {
+      this.rawMechanism = slot.saslMechanism;
+      this.rawTokens = RAW_SASL_ROUNDS[slot.saslMechanism]!;
+    }
     if (slot.answer) {
       const out = this.o.answers!.rewrite(frame, slot.answer.apiKey, slot.answer.apiVersion);
       if (out instanceof Promise) {

@@ -4,6 +4,9 @@ SaslHandshake v0 then raw SASL tokens, the form kafka-python uses. Produces N
 messages and reads them back with assign(). One JSON line; exit 0 ok, 1 failed.
 
 /usr/bin/python3 test/clients/kafka_python_sasl.py BOOTSTRAP TOPIC MECHANISM USER PASSWORD
+
+With MECHANISM OAUTHBEARER, USER is the token (an unsecured JWT) and
+PASSWORD is not used.
 """
 import json
 import sys
@@ -21,6 +24,14 @@ def main(argv):
         "sasl_plain_username": user,
         "sasl_plain_password": password,
     }
+    if mechanism == "OAUTHBEARER":
+        from kafka.oauth.abstract import AbstractTokenProvider
+
+        class Token(AbstractTokenProvider):
+            def token(self):
+                return user
+
+        auth = {"security_protocol": "SASL_PLAINTEXT", "sasl_mechanism": mechanism, "sasl_oauth_token_provider": Token()}
     errors = []
     try:
         producer = KafkaProducer(bootstrap_servers=bootstrap.split(","), acks="all", request_timeout_ms=int(timeout * 1000), **auth)

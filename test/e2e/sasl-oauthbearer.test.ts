@@ -1,6 +1,7 @@
 // SASL/OAUTHBEARER with Kafka's default validator (unsecured JWTs): kafkajs
-// with an oauthBearerProvider and librdkafka with its built-in unsecured JWT
-// (enable.sasl.oauthbearer.unsecure.jwt) authenticate and produce; an expired
+// with an oauthBearerProvider, librdkafka with its built-in unsecured JWT
+// (enable.sasl.oauthbearer.unsecure.jwt) and kafka-python (SaslHandshake v0,
+// raw tokens) authenticate and produce; an expired
 // token or one without the required scope gets RFC 7628's JSON error as a
 // challenge, and after the client's 0x01 the exchange fails with it, through
 // the proxy as well as direct.
@@ -11,7 +12,7 @@ import { startCluster, unsecuredJwt, type RunningCluster } from '../../src/index
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { fetchPartition, messages } from '../support/kafkajs.js';
-import { debianPython, requireTool } from '../support/external-client.js';
+import { debianPython, requireTool, runClient } from '../support/external-client.js';
 import { WireClient } from '../support/wire-client.js';
 
 const run = promisify(execFile);
@@ -101,6 +102,15 @@ test('librdkafka (confluent-kafka-python) with enable.sasl.oauthbearer.unsecure.
   const refused = await produce('principal=alice scope=other', 2_000);
   expect(refused.errors.join(' ')).toMatch(/insufficient_scope/);
   expect(kafka.cluster.partition('rdk-oauth', 0)!.logEndOffset).toBe(1);
+}, 60_000);
+
+test('kafka-python (SaslHandshake v0, raw tokens) with a token provider produces and reads; a token without the scope is refused', async () => {
+  const good = await runClient(debianPython, ['test/clients/kafka_python_sasl.py', kafka.bootstrap, 'oauth', 'OAUTHBEARER', unsecuredJwt({ sub: 'py', exp: inAnHour(), scope: 'kafka' }), '-']);
+  expect(good.errors).toEqual([]);
+  expect(good.ok).toBe(true);
+  const bad = await runClient(debianPython, ['test/clients/kafka_python_sasl.py', kafka.bootstrap, 'oauth', 'OAUTHBEARER', unsecuredJwt({ sub: 'py', exp: inAnHour() }), '-', '--timeout', '5']);
+  expect(bad.ok).toBe(false);
+  expect(bad.errors.join(' ')).toMatch(/Authentication|NoBrokersAvailable/);
 }, 60_000);
 
 test('with users too, the password mechanisms and OAUTHBEARER are all offered, direct to the brokers', async () => {
