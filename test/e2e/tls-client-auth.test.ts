@@ -2,7 +2,8 @@
 // client must present a certificate the client CA signed, with `requested`
 // one without is let in but a bad one is refused, as a Kafka broker's
 // SSLEngine does; kafkajs through the proxy and direct, librdkafka
-// (confluent-kafka-python) with ssl.certificate.location, a given PKI, the
+// (confluent-kafka-python) with ssl.certificate.location, kafka-python with
+// ssl_certfile, a given PKI, the
 // proxy in upstream mode, and the option checks.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,6 +114,35 @@ describe("clientAuth 'required', generated CA, through the proxy", () => {
     expect(kafka.cluster.partition('rdk', 0)!.logEndOffset).toBe(10);
   }, 50_000);
 });
+
+test('kafka-python with ssl_certfile and ssl_keyfile produces; without them it is refused', async () => {
+  requireTool(debianPython);
+  const kafka = await startCluster({ brokers: 1, tls: { clientAuth: 'required' }, topics: [{ name: 'py', partitions: 1 }] });
+  try {
+    const files = { ca: join(dir, 'py-ca.pem'), cert: join(dir, 'py-client.pem'), key: join(dir, 'py-client-key.pem') };
+    writeFileSync(files.ca, kafka.tls!.ca);
+    writeFileSync(files.cert, kafka.tls!.client!.cert);
+    writeFileSync(files.key, kafka.tls!.client!.key);
+    const script = [
+      'import sys, json',
+      'from kafka import KafkaProducer',
+      'identity = {"ssl_certfile": sys.argv[3], "ssl_keyfile": sys.argv[4]} if sys.argv[3] != "-" else {}',
+      'try:',
+      '    p = KafkaProducer(bootstrap_servers=[sys.argv[1]], security_protocol="SSL", ssl_cafile=sys.argv[2], request_timeout_ms=5000, max_block_ms=5000, **identity)',
+      '    offset = p.send("py", b"over mtls", partition=0).get(timeout=10).offset',
+      '    p.close()',
+      '    print(json.dumps({"ok": True, "offset": offset}))',
+      'except Exception as e:  # refused: a KafkaError, or the ssl module\'s own during the version probe',
+      '    print(json.dumps({"ok": False, "error": type(e).__name__}))',
+    ].join('\n');
+    const produce = async (cert: string, key: string) => JSON.parse((await run(debianPython, ['-c', script, kafka.bootstrap, files.ca, cert, key], { timeout: 30_000, killSignal: 'SIGKILL' })).stdout.trim().split('\n').at(-1)!);
+    expect(await produce(files.cert, files.key)).toEqual({ ok: true, offset: 0 });
+    expect((await produce('-', '-')).ok).toBe(false);
+    expect(kafka.cluster.partition('py', 0)!.logEndOffset).toBe(1);
+  } finally {
+    await kafka.stop();
+  }
+}, 40_000);
 
 test("clientAuth 'requested', direct to the brokers: no certificate is let in, a bad one is refused", async () => {
   const kafka = await startCluster({ brokers: 1, proxy: false, tls: { clientAuth: 'requested' }, topics: [{ name: 'requested', partitions: 1 }] });
