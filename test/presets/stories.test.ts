@@ -194,3 +194,26 @@ async function until(what: string, ok: () => boolean, timeoutMs: number): Promis
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+test('auth-rejected: kafkajs fails connect() without retrying; connecting again goes through', async () => {
+  // A cluster of its own: this story needs SASL on every connection.
+  const secured = await startCluster({ brokers: 1, sasl: { users: { alice: 'alice-secret' } }, topics: [{ name: 'story-auth', partitions: 1 }] });
+  try {
+    applyPreset(secured.chaos, resolvePreset('auth-rejected'));
+    const client = new Kafka({
+      brokers: secured.bootstrap.split(','),
+      sasl: { mechanism: 'scram-sha-256', username: 'alice', password: 'alice-secret' },
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 5, initialRetryTime: 50 },
+    });
+    const producer = client.producer();
+    await expect(producer.connect()).rejects.toMatchObject({ name: 'KafkaJSSASLAuthenticationError' });
+    expect(secured.chaos.events().filter((e) => e.kind === 'fault').map((e) => [e.api, e.action])).toEqual([['SaslAuthenticate', 'error']]);
+    await producer.connect();
+    await producer.send({ topic: 'story-auth', acks: -1, messages: [{ value: 'after the retry' }] });
+    await producer.disconnect();
+    expect(await values(client, 'story-auth')).toEqual(['after the retry']);
+  } finally {
+    await secured.stop();
+  }
+}, 30_000);
