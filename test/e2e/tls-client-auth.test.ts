@@ -200,6 +200,33 @@ test('upstream mode: the proxy in front of another cluster asks for client certi
   }
 }, 30_000);
 
+test('client certificates and SASL together (SASL_SSL with ssl.client.auth): both must pass', async () => {
+  const kafka = await startCluster({ brokers: 1, tls: { clientAuth: 'required' }, sasl: { users: { alice: 'alice-secret' } }, topics: [{ name: 'both', partitions: 1 }] });
+  try {
+    const withSasl = (password: string, identity?: Pair) =>
+      new Kafka({
+        brokers: kafka.bootstrap.split(','),
+        ssl: { ca: [kafka.tls!.ca], ...identity },
+        sasl: { mechanism: 'scram-sha-512', username: 'alice', password },
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 0 },
+        connectionTimeout: 3000,
+      });
+    const producer = withSasl('alice-secret', kafka.tls!.client!).producer();
+    await producer.connect();
+    await producer.send({ topic: 'both', messages: [{ value: 'mtls and scram' }] });
+    await producer.disconnect();
+    for (const [password, identity] of [['alice-secret', undefined], ['wrong', kafka.tls!.client!]] as const) {
+      const admin = withSasl(password, identity).admin();
+      await expect(admin.connect()).rejects.toThrow();
+      await admin.disconnect().catch(() => {});
+    }
+    expect(kafka.cluster.partition('both', 0)!.logEndOffset).toBe(1);
+  } finally {
+    await kafka.stop();
+  }
+}, 30_000);
+
 test('bad client-auth options are refused at start, naming the field', async () => {
   await expect(startCluster({ brokers: 1, tls: { clientAuth: 'sometimes' } as never })).rejects.toThrow(/tls\.clientAuth must be one of required, requested, none, got "sometimes"/);
   await expect(startCluster({ brokers: 1, tls: { clientCa: 'x' } })).rejects.toThrow(/tls\.clientCa .* needs tls\.clientAuth/);
