@@ -266,7 +266,9 @@ function saslFrom(args: StartArgs): SaslOptions | undefined {
   const scope = args['sasl-oauthbearer-required-scope'];
   const oauth = scope.length > 0 || (args['sasl-mechanism'] ?? []).includes('OAUTHBEARER');
   if (!args['sasl-user'].length && !oauth) return undefined;
-  const mechanisms = args['sasl-mechanism'] && scope.length && !args['sasl-mechanism'].includes('OAUTHBEARER') ? [...args['sasl-mechanism'], 'OAUTHBEARER' as const] : args['sasl-mechanism'];
+  const named = args['sasl-mechanism'];
+  // A required scope implies OAUTHBEARER, also when other mechanisms are named.
+  const mechanisms = named && oauth && !named.includes('OAUTHBEARER') ? [...named, 'OAUTHBEARER' as const] : named;
   return {
     users: parseSaslUsers(args['sasl-user']),
     ...(mechanisms ? { mechanisms } : {}),
