@@ -150,4 +150,3 @@ const stop = () => process.exit(0);
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 setTimeout(stop, Number(values.lifetime) * 1000).unref();
-setInterval(() => {}, 1 << 30);

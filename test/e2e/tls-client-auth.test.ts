@@ -40,6 +40,15 @@ async function otherPki(): Promise<{ ca: string; caKey: string; client: Pair }> 
 /** What the helpers need of a running cluster or proxy. */
 type Served = Pick<RunningCluster, 'bootstrap' | 'tls'>;
 
+/** The CA and the generated client certificate and key as files, for clients that take paths. */
+function identityFiles(k: Served, prefix: string) {
+  const files = { ca: join(dir, `${prefix}-ca.pem`), cert: join(dir, `${prefix}-client.pem`), key: join(dir, `${prefix}-client-key.pem`) };
+  writeFileSync(files.ca, k.tls!.ca);
+  writeFileSync(files.cert, k.tls!.client!.cert);
+  writeFileSync(files.key, k.tls!.client!.key);
+  return files;
+}
+
 const client = (k: Served, identity?: Pair) =>
   new Kafka({
     brokers: k.bootstrap.split(','),
@@ -95,10 +104,7 @@ describe("clientAuth 'required', generated CA, through the proxy", () => {
 
   test('librdkafka (confluent-kafka-python) with ssl.certificate.location and ssl.key.location produces', async () => {
     requireTool(debianPython);
-    const files = { ca: join(dir, 'ca.pem'), cert: join(dir, 'client.pem'), key: join(dir, 'client-key.pem') };
-    writeFileSync(files.ca, kafka.tls!.ca);
-    writeFileSync(files.cert, kafka.tls!.client!.cert);
-    writeFileSync(files.key, kafka.tls!.client!.key);
+    const files = identityFiles(kafka, 'rdk');
     const script = [
       'import sys, json',
       'from confluent_kafka import Producer',
@@ -119,10 +125,7 @@ test('kafka-python with ssl_certfile and ssl_keyfile produces; without them it i
   requireTool(debianPython);
   const kafka = await startCluster({ brokers: 1, tls: { clientAuth: 'required' }, topics: [{ name: 'py', partitions: 1 }] });
   try {
-    const files = { ca: join(dir, 'py-ca.pem'), cert: join(dir, 'py-client.pem'), key: join(dir, 'py-client-key.pem') };
-    writeFileSync(files.ca, kafka.tls!.ca);
-    writeFileSync(files.cert, kafka.tls!.client!.cert);
-    writeFileSync(files.key, kafka.tls!.client!.key);
+    const files = identityFiles(kafka, 'py');
     const script = [
       'import sys, json',
       'from kafka import KafkaProducer',
