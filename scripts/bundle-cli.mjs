@@ -17,8 +17,8 @@ await build({
   target: 'node20',
   // selfsigned: loaded on demand for --tls, so its X.509 code is not parsed at every start.
   // pino is bundled (resolving and loading its dozen files cost ~25 ms of every
-  // start); pino-pretty stays outside and is loaded only for --pretty-logs.
-  external: ['pino-pretty', '@node-rs/crc32', 'snappyjs', 'selfsigned'],
+  // start).
+  external: ['@node-rs/crc32', 'snappyjs', 'selfsigned'],
   // yargs renders the help of the command being run even when nobody asks
   // for it; string-width (via cliui) measures each character with
   // Intl.Segmenter and a fresh emoji RegExp, which made that ~50 ms of every

@@ -116,7 +116,8 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   presets: [],
   // Silent unless asked: KAFKAESQUE_LOG_LEVEL=debug npm test shows what the brokers do.
   logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
-  prettyLogs: false,
+  // KAFKAESQUE_PRETTY=1: the logs asked for above as one line per event, for people.
+  prettyLogs: process.env.KAFKAESQUE_PRETTY === '1',
   proxy: true,
 });
 

@@ -146,6 +146,10 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   }
   const address = (id: number) => `${cluster.nodes.get(id)!.host}:${cluster.nodes.get(id)!.port}`;
   log.info({ brokers: nodeIds.map(address), proxy: options.proxy, seed }, 'kafkaesque cluster ready');
+  // What ran, for the shutdown line.
+  const startedAt = performance.now();
+  const ran = { faultsFired: 0, clusterChanges: 0 };
+  chaos.onEvent((e) => void (e.kind === 'fault' ? ran.faultsFired++ : ran.clusterChanges++));
   let control: ControlServer | undefined;
   const running: RunningCluster = {
     get bootstrap() {
@@ -178,6 +182,12 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       await server.stop();
       chaos.close();
       cluster.groups.shutdown();
+      const topics = [...cluster.topics.keys()].filter((name) => !name.startsWith('__')).length;
+      const uptimeMs = Math.round(performance.now() - startedAt);
+      log.info(
+        { uptimeMs, brokers: nodeIds.length, topics, ...ran, seed },
+        `kafkaesque stopped after ${(uptimeMs / 1000).toFixed(1)} s: ${nodeIds.length} broker(s), ${topics} topic(s), ${ran.faultsFired} fault(s) fired, ${ran.clusterChanges} cluster change(s); seed ${seed}`,
+      );
     },
   };
   control = await startControlServerFor(running, options, log);

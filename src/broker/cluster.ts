@@ -352,7 +352,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     p.setIsr(isr.includes(candidate) ? isr : [candidate, ...isr]);
     this.replicate(p);
     const change: LeaderChange = { topic, partition, leader: candidate, leaderEpoch: p.leaderEpoch, unclean, truncatedFrom };
-    this.log.info(change, 'leader changed');
     this.emit('leader-changed', change);
     return ok(change);
   }
@@ -376,7 +375,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
         }
       }
     }
-    this.log.info({ nodeId }, 'node stopped');
     this.emit('node-stopped', nodeId);
     return ok(undefined);
   }
@@ -392,7 +390,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       if (p.leader < 0 && p.isr.includes(nodeId)) this.electLeader(p.topic, p.index, { nodeId });
       else if (p.leader >= 0) this.catchUp(p, nodeId, p.logEndOffset);
     }
-    this.log.info({ nodeId }, 'node started');
     this.emit('node-started', nodeId);
     return ok(undefined);
   }

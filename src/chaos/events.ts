@@ -7,6 +7,26 @@ import type { ChaosEvent } from './api.js';
 
 export const DEFAULT_EVENT_CAPACITY = 10_000;
 
+/** What happened, in words: the message of the event's log line. */
+export function eventMessage(e: ChaosEvent): string {
+  const tp = e.topic !== undefined ? `${e.topic}-${e.partition}` : '';
+  switch (e.kind) {
+    case 'fault':
+      return `chaos: ${e.action} fired (rule ${e.ruleId})`;
+    case 'node-stopped':
+      return `node ${e.nodeId} stopped`;
+    case 'node-started':
+      return `node ${e.nodeId} started`;
+    case 'leader-changed': {
+      const d = (e.detail ?? {}) as { leader?: number; leaderEpoch?: number; unclean?: boolean };
+      if (d.leader === -1) return `${tp} is offline: no replica can lead it`;
+      return `leader of ${tp} is now node ${d.leader} (epoch ${d.leaderEpoch}${d.unclean ? ', unclean election' : ''})`;
+    }
+    default:
+      return `chaos: ${e.kind}`;
+  }
+}
+
 export class EventLog {
   private readonly ring: ChaosEvent[] = [];
   private head = 0;
@@ -31,8 +51,10 @@ export class EventLog {
       this.ring[this.head] = event;
       this.head = (this.head + 1) % this.capacity;
     }
-    // pino's own `time` key would clash with the event's: log it nested.
-    this.log?.info({ event }, event.kind === 'fault' ? `chaos: ${event.action} fired (rule ${event.ruleId})` : `chaos: ${event.kind}`);
+    // The one log line of each cluster change (the cluster model emits them and
+    // leaves the logging here) and each fault. pino's own `time` key would
+    // clash with the event's: log it nested.
+    this.log?.info({ event }, eventMessage(event));
     for (const l of [...this.listeners]) {
       try {
         l(event);

@@ -112,6 +112,9 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
   };
   const refused = (what: string) => Promise.reject(new HttpError(409, 'upstream_mode', `${what}: not available in upstream mode (kafkaesque does not run the cluster behind the proxy)`));
   log.info({ bootstrap: proxy.bootstrap, upstream: upstreamBootstrap, seed }, 'kafkaesque proxy ready (upstream mode)');
+  const startedAt = performance.now();
+  let faultsFired = 0;
+  chaos.onEvent((e) => void (e.kind === 'fault' && faultsFired++));
   let control: ControlServer | undefined;
   const running: RunningProxy = {
     get bootstrap() {
@@ -141,6 +144,8 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
       await control?.close();
       await proxy.stop();
       chaos.close();
+      const uptimeMs = Math.round(performance.now() - startedAt);
+      log.info({ uptimeMs, upstream: upstreamBootstrap, faultsFired, seed }, `kafkaesque stopped after ${(uptimeMs / 1000).toFixed(1)} s (upstream mode, in front of ${upstreamBootstrap}): ${faultsFired} fault(s) fired; seed ${seed}`);
     },
   };
   control = await startControlServerFor(running, options, log);

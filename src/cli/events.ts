@@ -4,12 +4,13 @@ import type { CommandModule } from 'yargs';
 import type { ChaosEvent } from '../chaos/api.js';
 import { clientFor, clientOptions, print, printJson, run, wholeNumber, type ClientArgs } from './common.js';
 
+/** One event as a text line: seq, ISO time (UTC), kind, rule and action, where, detail; tab-separated. */
 export function eventLine(e: ChaosEvent): string {
   const where = [e.nodeId !== undefined ? `node ${e.nodeId}` : '', e.api ? `${e.api} v${e.apiVersion}` : '', e.topic !== undefined ? `${e.topic}${e.partition !== undefined ? `-${e.partition}` : ''}` : '', e.clientId ? `client ${e.clientId}` : '']
     .filter(Boolean)
     .join(' ');
   const rule = e.ruleId ? ` ${e.ruleId} ${e.action}` : '';
-  return `${e.seq}\t${e.time}\t${e.kind}${rule}${where ? `\t${where}` : ''}${e.detail ? `\t${JSON.stringify(e.detail)}` : ''}`;
+  return `${e.seq}\t${new Date(e.time).toISOString()}\t${e.kind}${rule}${where ? `\t${where}` : ''}${e.detail ? `\t${JSON.stringify(e.detail)}` : ''}`;
 }
 
 type EventsArgs = ClientArgs & { since: number; limit?: number; follow: boolean };

@@ -8,6 +8,7 @@ import { describeFailure } from './common.js';
 import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
 import { SASL_MECHANISMS, type SaslMechanism, type SaslOptions } from '../server/sasl/authenticator.js';
 import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
+import { prettyByDefault } from '../logger.js';
 
 interface StartArgs {
   brokers: number;
@@ -55,7 +56,7 @@ interface StartArgs {
   'events-file'?: string;
   json: boolean;
   'log-level': string;
-  'pretty-logs': boolean;
+  'pretty-logs'?: boolean;
 }
 
 const numberList = (s: string | undefined, what: string): number[] | undefined => {
@@ -154,7 +155,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('sasl-oauthbearer-required-scope', { type: 'string', array: true, default: [], describe: 'OAUTHBEARER: a scope value every token must carry (repeatable; implies OAUTHBEARER)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
       .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
-      .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
+      .option('pretty-logs', { type: 'boolean', describe: 'One log line per event for people, coloured on a terminal (default: when stderr is a terminal; KAFKAESQUE_PRETTY=1 or 0 decides otherwise; --no-pretty-logs: JSON lines)' })
       .example('$0 start', '3 brokers on 127.0.0.1:9092-9094')
       .example('$0 start --brokers 1 --port 0 --json', 'one broker on a free port; prints {"bootstrap":...}')
       .example('$0 start --topic orders:6:3', 'pre-create a topic')
@@ -247,7 +248,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
     controlAllowRemote: args['control-allow-remote'],
     logLevel: args['log-level'],
-    prettyLogs: args['pretty-logs'],
+    prettyLogs: args['pretty-logs'] ?? prettyByDefault(),
     proxy: args.proxy,
     seed: args.seed,
     eventsFile: args['events-file'],
