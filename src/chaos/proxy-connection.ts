@@ -265,7 +265,7 @@ export class ProxyConnection {
     } catch (err) {
       return this.reset((err as Error).message);
     }
-    this.deadline?.update(this.requests.buffered);
+    this.deadline?.update(this.requests.buffered, frames.length);
     this.upstream.cork();
     try {
       for (const frame of frames) {

@@ -105,7 +105,7 @@ export class Connection {
     } catch (err) {
       return this.close((err as Error).message);
     }
-    this.deadline?.update(this.decoder.buffered);
+    this.deadline?.update(this.decoder.buffered, frames.length);
     for (const frame of frames) {
       if (this.closed) return;
       this.onFrame(ownMemory(frame));
