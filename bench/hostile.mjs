@@ -153,7 +153,7 @@ async function idle(target, o) {
   return {
     connections: conns.length,
     healthCheckWhileHeld: target.healthFailed === failedBefore ? 'ok' : 'failed',
-    kbPerConnection: Math.round(((rssHeld - rssBefore) * 1000) / conns.length * 10) / 10,
+    rssMB: { before: rssBefore, held: rssHeld },
     closed: closed.length,
     notClosed: conns.length - closed.length,
     closeMs: spread(closed),
@@ -199,7 +199,7 @@ function printTables({ failures, targets, options: o }) {
     const p = r.pipeline;
     out(`| pipeline (not read) | ${r.target} | ${p.requests.toLocaleString('en')} | ${p.answered.toLocaleString('en')} answered${p.inOrder ? ' in order' : ', OUT OF ORDER'} | ${p.readMs} to read all | ${p.rssMB.before} before, ${p.rssMB.maxUnread} max unread, ${p.rssMB.after} after |`);
     const d = r.idle;
-    out(`| idle | ${r.target} | ${d.connections} | ${d.closed} closed, ${d.notClosed} not; health check while held: ${d.healthCheckWhileHeld} | ${t(d.closeMs)} (idle ${d.idleMs}) | ${d.kbPerConnection} KB each |`);
+    out(`| idle | ${r.target} | ${d.connections} | ${d.closed} closed, ${d.notClosed} not; health check while held: ${d.healthCheckWhileHeld} | ${t(d.closeMs)} (idle ${d.idleMs}) | ${d.rssMB.before} before, ${d.rssMB.held} held |`);
   }
   out('');
   for (const r of targets) out(`${r.target}: ${r.crash ? `CRASHED ${JSON.stringify(r.crash)}` : 'no crash'}, ${r.alive ? 'alive' : 'NOT ANSWERING'} after, health checks ${r.healthChecks - r.healthFailed}/${r.healthChecks} ok${r.healthErrors.length ? ` (${r.healthErrors.join('; ')})` : ''}, RSS start / max / end ${r.rssMB.start} / ${r.rssMB.max} / ${r.rssMB.end} MB`);
