@@ -73,6 +73,13 @@ export interface KafkaesqueOptions {
   topics: TopicSpec[];
   /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */
   presets: string[];
+  /**
+   * Start as a newly formed cluster: __consumer_offsets and __transaction_state
+   * do not exist until the first FindCoordinator of each kind creates them,
+   * answering COORDINATOR_NOT_AVAILABLE meanwhile (clients back off ~300 ms).
+   * Default false: the cluster starts warm, as one that has run a while.
+   */
+  coldStart: boolean;
   /** Time source for every timeout; ManualClock in tests. */
   clock?: Clock;
   logger?: Logger;
@@ -114,6 +121,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   controlAllowRemote: false,
   topics: [],
   presets: [],
+  coldStart: false,
   // Silent unless asked: KAFKAESQUE_LOG_LEVEL=debug npm test shows what the brokers do.
   logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
   prettyLogs: false,

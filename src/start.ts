@@ -18,6 +18,7 @@ import { ChaosProxy } from './chaos/proxy.js';
 import { randomSeed } from './chaos/random.js';
 import { startControlServerFor, type ControlServer } from './control/server.js';
 import { resetCluster } from './control/reset.js';
+import { createCoordinatorTopics } from './broker/coordinators.js';
 import { applyPreset } from './presets/apply.js';
 import { attachProduceJournal } from './audit/produce-journal.js';
 import { resolvePreset } from './presets/load.js';
@@ -124,6 +125,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     chaos.close();
     throw err;
   }
+  if (!options.coldStart) createCoordinatorTopics(cluster);
   for (const t of options.topics) {
     const r = cluster.createTopic(t.name, { numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs });
     if (!r.ok) {
@@ -171,7 +173,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     get controlUrl() {
       return control?.url ?? '';
     },
-    reset: () => resetCluster(running, options.topics, startPresets),
+    reset: () => resetCluster(running, options.topics, startPresets, { coldStart: options.coldStart }),
     stop: async () => {
       await control?.close();
       await proxy?.stop();

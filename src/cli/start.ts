@@ -21,6 +21,7 @@ interface StartArgs {
   partitions: number;
   'replication-factor'?: number;
   'auto-create-topics': boolean;
+  'cold-start': boolean;
   'min-insync-replicas': number;
   'replication-lag-ms': number;
   'producer-id-expiration-ms': number;
@@ -104,6 +105,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('partitions', { type: 'number', default: defaultOptions.defaultPartitions, describe: 'num.partitions for auto-created topics' })
       .option('replication-factor', { type: 'number', describe: 'default.replication.factor (default: min(3, brokers))' })
       .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
+      .option('cold-start', { type: 'boolean', default: false, describe: 'start as a new cluster: no __consumer_offsets or __transaction_state until the first FindCoordinator creates them (COORDINATOR_NOT_AVAILABLE meanwhile)' })
       .option('min-insync-replicas', { type: 'number', default: defaultOptions.minInsyncReplicas, describe: 'Broker-level min.insync.replicas' })
       .option('replication-lag-ms', { type: 'number', default: 0, describe: 'How long followers lag behind leaders' })
       .option('group-initial-rebalance-delay-ms', {
@@ -220,6 +222,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     defaultPartitions: args.partitions,
     defaultReplicationFactor: args['replication-factor'],
     autoCreateTopics: args['auto-create-topics'],
+    coldStart: args['cold-start'],
     minInsyncReplicas: args['min-insync-replicas'],
     replicationLagMs: args['replication-lag-ms'],
     groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],

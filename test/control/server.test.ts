@@ -437,17 +437,19 @@ describe('reset', () => {
     const ports = (await get('/v1/cluster')).body.nodes.map((n: any) => n.port);
     const { status, body } = await chaosCall('POST', '/v1/reset');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ rulesCleared: 1, nodesStarted: [2], topicsCreated: ['start-topic'], groupsDeleted: 1, transactionsDeleted: 1 });
+    // A warm cluster (the default) gets its internal topics back too.
+    expect(body).toMatchObject({ rulesCleared: 1, nodesStarted: [2], topicsCreated: ['__consumer_offsets', '__transaction_state', 'start-topic'], groupsDeleted: 1, transactionsDeleted: 1 });
     expect(body.topicsDeleted).toEqual(expect.arrayContaining(['start-topic', 'start-topic-extra', 'rec', '__consumer_offsets']));
     expect((await chaosCall('GET', '/v1/faults')).body.faults).toEqual([]);
-    expect((await get('/v1/topics')).body.topics.map((t: any) => t.name)).toEqual(['start-topic']);
+    expect((await get('/v1/topics')).body.topics.map((t: any) => t.name)).toEqual(['__consumer_offsets', '__transaction_state', 'start-topic']);
     expect((await get('/v1/groups')).body.groups).toEqual([]);
     expect((await get('/v1/transactions')).body.transactions).toEqual([]);
     const after = (await get('/v1/cluster')).body.nodes;
     expect(after.map((n: any) => n.alive)).toEqual([true, true, true]);
     expect(after.map((n: any) => n.port)).toEqual(ports);
     // RunningCluster's own reset (the cluster's control URL) uses its start topics too.
-    expect((await post('/v1/reset')).body).toMatchObject({ rulesCleared: 0, topicsDeleted: ['start-topic'], topicsCreated: ['start-topic'], presetsApplied: [] });
+    const internal = ['__consumer_offsets', '__transaction_state'];
+    expect((await post('/v1/reset')).body).toMatchObject({ rulesCleared: 0, topicsDeleted: [...internal, 'start-topic'], topicsCreated: [...internal, 'start-topic'], presetsApplied: [] });
   });
 
   test('applies the start presets again, with their triggers counting from zero', async () => {
