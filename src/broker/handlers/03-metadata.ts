@@ -10,6 +10,7 @@ import { ZERO_UUID } from '../../protocol/primitives.js';
 import type { Cluster, Topic } from '../cluster.js';
 import { invalidTopicReason } from '../topic-names.js';
 import { defineHandler } from './handler.js';
+import { liveEndpoints } from './shared.js';
 
 type TopicAnswer = MessageInput<MetadataResponseTopic>;
 
@@ -65,7 +66,7 @@ export default defineHandler(MetadataApi, (req, ctx) => {
   }
   return {
     throttleTimeMs: 0,
-    brokers: cluster.liveNodes().map((n) => ({ nodeId: n.nodeId, host: n.host, port: n.port, rack: n.rack })),
+    brokers: liveEndpoints(ctx),
     clusterId: cluster.clusterId,
     controllerId: cluster.controllerId,
     topics,

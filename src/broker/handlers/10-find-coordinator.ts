@@ -44,8 +44,8 @@ export default defineHandler(FindCoordinatorApi, (req, ctx) => {
     return nodeId < 0 ? { error: 'COORDINATOR_NOT_AVAILABLE', nodeId } : { error: 'NONE', nodeId };
   };
   const endpoint = (nodeId: number) => {
-    const n = cluster.nodes.get(nodeId);
-    return n ? { nodeId, host: n.host, port: n.port } : noNode;
+    const at = ctx.endpoint(nodeId);
+    return at ? { nodeId, host: at.host, port: at.port } : noNode;
   };
 
   if (version < 4) {

@@ -4,6 +4,7 @@
 import { DescribeClusterApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { liveEndpoints } from './shared.js';
 
 const BROKERS = 1;
 
@@ -19,6 +20,6 @@ export default defineHandler(DescribeClusterApi, (req, ctx) => {
     endpointType: BROKERS,
     clusterId: cluster.clusterId,
     controllerId: cluster.controllerId,
-    brokers: cluster.liveNodes().map((n) => ({ brokerId: n.nodeId, host: n.host, port: n.port, rack: n.rack })),
+    brokers: liveEndpoints(ctx).map(({ nodeId, ...at }) => ({ brokerId: nodeId, ...at })),
   };
 });
