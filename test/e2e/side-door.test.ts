@@ -49,7 +49,7 @@ test('an admin, a producer and a group consumer on the side door: no rule sees t
   const producer = client.producer();
   await producer.connect();
   await producer.send({ topic, messages: Array.from({ length: 9 }, (_, i) => ({ key: `k${i}`, value: `v${i}` })) });
-  const consumer = client.consumer({ groupId: 'side-door-group' });
+  const consumer = client.consumer({ groupId: 'side-door-group', maxWaitTimeInMs: 100 });
   const seen: string[] = [];
   try {
     await consumer.connect();
@@ -162,5 +162,23 @@ test('without the proxy the brokers are the direct way in; with direct: false th
     expect(closed.directBrokers.size).toBe(0);
   } finally {
     await closed.stop();
+  }
+});
+
+test('with TLS and SASL the side door serves both, as the proxy does: a client with the same config but the direct bootstrap works, one without SASL is refused', async () => {
+  const secure = await startCluster({ brokers: 1, tls: true, sasl: { users: { tester: 'secret' } }, topics: [{ name: 'secured' }] });
+  const client = (sasl?: { mechanism: 'plain'; username: string; password: string }) =>
+    new Kafka({ clientId: 'side-door-tls', brokers: [secure.directBootstrap!], ssl: { ca: [secure.tls!.ca] }, sasl, logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 2000 });
+  try {
+    const producer = client({ mechanism: 'plain', username: 'tester', password: 'secret' }).producer();
+    await producer.connect();
+    await producer.send({ topic: 'secured', messages: [{ value: 'x' }] });
+    await producer.disconnect();
+    expect(secure.cluster.partition('secured', 0)!.highWatermark).toBe(1);
+    const anonymous = client().admin();
+    await expect(anonymous.connect().then(() => anonymous.listTopics())).rejects.toThrow();
+    await anonymous.disconnect();
+  } finally {
+    await secure.stop();
   }
 });
