@@ -137,6 +137,12 @@ test('usage errors exit 2 before any cell runs', async () => {
   results.forEach((r, i) => expect(r.stderr).toMatch(cases[i]![1]));
 });
 
+test('sweep --help lists its flags', async () => {
+  const r = await cli(['sweep', '--help']);
+  expect(r.code).toBe(0);
+  for (const flag of ['--presets', '--seeds', '--seed-count', '--jobs', '--timeout-ms', '--baseline', '--brokers', '--topic', '--json', '--junit']) expect(r.stdout).toContain(flag);
+});
+
 test('start --json names the side door as directBootstrap; --no-direct leaves it out', async () => {
   const ready = async (extra: string[]) => {
     const child = spawn(process.execPath, ['dist/cli.js', 'start', '--brokers', '2', '--port', '0', '--json', '--log-level', 'silent', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });

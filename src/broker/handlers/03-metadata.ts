@@ -1,4 +1,5 @@
-// Metadata (3), v0-12. Live brokers with their advertised addresses, and
+// Metadata (3), v0-12. Live brokers at the addresses of the listener the
+// request came in on (the proxy's, or the side door's: RequestContext.endpoint), and
 // each topic's partitions with leader, epoch, replicas, ISR and offline
 // replicas. A missing topic is auto-created when the request and the broker
 // allow it, and this response reports UNKNOWN_TOPIC_OR_PARTITION for it, as a

@@ -1,7 +1,8 @@
 // FindCoordinator (10), v0-6. Key type 0 (group) maps to a partition of
 // __consumer_offsets, key type 1 (transactional id) to one of
 // __transaction_state: abs(hashCode) % 50, and the coordinator is that
-// partition's leader. The first lookup of a key type creates its internal
+// partition's leader, at the address of the request's listener (proxy or side
+// door, RequestContext.endpoint). The first lookup of a key type creates its internal
 // topic and answers COORDINATOR_NOT_AVAILABLE, as Kafka does while it creates
 // it; so does a partition without a leader. v0-3 carry one key (v1-3 answer
 // error_message "NONE" on success, as Kafka does); v4+ a batch of keys.

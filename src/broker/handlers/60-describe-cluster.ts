@@ -1,4 +1,5 @@
-// DescribeCluster (60), v0-1: live brokers, cluster id and controller.
+// DescribeCluster (60), v0-1: live brokers (at the addresses of the request's
+// listener, as Metadata), cluster id and controller.
 // Only the brokers endpoint type (1) is served; controllers (2) are refused
 // with UNSUPPORTED_ENDPOINT_TYPE, as a broker does.
 import { DescribeClusterApi } from '../../protocol/messages/index.js';
