@@ -2,12 +2,12 @@
 // preset × seed, each against a fresh cluster of its own (src/sweep/), and
 // prints which presets broke the suite, the audit's anomaly lines, and the
 // command that replays a failed cell. Exit 1 when any cell (or the baseline)
-// failed, 2 for usage errors, 0 otherwise.
+// failed, 2 for usage errors, 130 when interrupted, 0 otherwise.
 import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { isValidSeed } from '../chaos/random.js';
 import { listPresetNames, resolvePreset } from '../presets/load.js';
-import { sweep, type CellResult } from '../sweep/sweep.js';
+import { SweepInterrupted, sweep, type CellResult } from '../sweep/sweep.js';
 import { sweepJUnit, sweepJson, sweepText } from '../sweep/report.js';
 import { EXIT_FAILED, UsageError, print, printJson, run, wholeNumber } from './common.js';
 import { parseTopic } from './start.js';
@@ -29,6 +29,8 @@ interface SweepArgs {
 
 const DEFAULT_SEEDS = [1, 2, 3];
 const DEFAULT_TIMEOUT_MS = 120_000;
+/** 128 + SIGINT, as a shell reports a command ended by Ctrl-C. */
+const EXIT_INTERRUPTED = 130;
 
 /** "a,b" → ['a', 'b'], each resolved now so a bad name or file is a usage error before any cell runs; "none": the baseline only. */
 function presetsFrom(spec: string | undefined): string[] {
@@ -107,7 +109,13 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const result = await sweep({
+    // Ctrl-C (or a CI's cancel) ends the running commands and their clusters before the sweep exits.
+    const interrupt = new AbortController();
+    const onSignal = () => interrupt.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const swept = sweep({
+      signal: interrupt.signal,
       command,
       presets,
       seeds,
@@ -116,7 +124,19 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       baseline: args.baseline,
       cluster: { brokers, topics },
       onCell: args.json ? undefined : (c) => process.stderr.write(`kafkaesque sweep: ${c.preset ?? 'baseline'} seed ${c.seed}: ${c.outcome} (${(c.durationMs / 1000).toFixed(1)}s)\n`),
+    }).finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     });
+    let result;
+    try {
+      result = await swept;
+    } catch (err) {
+      if (!(err instanceof SweepInterrupted)) throw err;
+      process.stderr.write(`kafkaesque: ${err.message}\n`);
+      process.exitCode = EXIT_INTERRUPTED;
+      return;
+    }
     const replay = replayOf(args, command);
     if (args.junit) writeFileSync(args.junit, sweepJUnit(result, replay));
     if (args.json) printJson(sweepJson(result, replay));

@@ -67,6 +67,16 @@ export interface SweepOptions {
   cwd?: string;
   /** The environment the command inherits; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Aborting kills the running cells' commands (their process groups), starts no more, and rejects with SweepInterrupted. */
+  signal?: AbortSignal;
+}
+
+/** The sweep was stopped by its AbortSignal (Ctrl-C on the CLI): the cells that ran are in `done`. */
+export class SweepInterrupted extends Error {
+  override name = 'SweepInterrupted';
+  constructor(readonly done: CellResult[]) {
+    super(`sweep interrupted after ${done.length} cell(s)`);
+  }
 }
 
 export interface SweepResult {
@@ -85,22 +95,26 @@ export function sweepCells(presets: readonly string[], seeds: readonly number[])
 export async function sweep(o: SweepOptions): Promise<SweepResult> {
   if (o.command.length === 0) throw new RangeError('command: give the test command to run, after --');
   if (!Number.isInteger(o.jobs) || o.jobs < 1) throw new RangeError(`jobs must be a whole number >= 1, got ${o.jobs}`);
-  const run = (cell: SweepCell) => runCell(cell, o).then((r) => (o.onCell?.(r), r));
+  const done: CellResult[] = [];
+  const run = (cell: SweepCell) => runCell(cell, o).then((r) => (done.push(r), o.onCell?.(r), r));
+  const interrupted = () => o.signal?.aborted === true;
   let baseline: CellResult | null = null;
   if (o.baseline !== false) {
     baseline = await run({ preset: null, seed: o.seeds[0] ?? 1 });
+    if (interrupted()) throw new SweepInterrupted(done);
     if (baseline.outcome !== 'passed') return { baseline, cells: [], ok: false };
   }
-  const cells = await inPool(sweepCells(o.presets, o.seeds), o.jobs, run);
+  const cells = await inPool(sweepCells(o.presets, o.seeds), o.jobs, run, interrupted);
+  if (interrupted()) throw new SweepInterrupted(done);
   return { baseline, cells, ok: cells.every((c) => c.outcome === 'passed') };
 }
 
-/** Runs `work` over `items` with at most `jobs` at once; results in item order. */
-async function inPool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+/** Runs `work` over `items` with at most `jobs` at once, none started once `stop()` says so; results in item order. */
+async function inPool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !stop()) {
       const i = next++;
       results[i] = await work(items[i]!);
     }
@@ -148,7 +162,7 @@ async function runCell(cell: SweepCell, o: SweepOptions): Promise<CellResult> {
     const env = cellEnv(cell, running, auditOut, inherited);
     // What a surrounding run set and this cell does not (a preset, a token, TLS files) must not leak into it.
     const base = Object.fromEntries(Object.entries(inherited).filter(([k]) => !LEAKS.test(k)));
-    const exit = await runCommand(o.command, { ...base, ...env }, o.timeoutMs, o.tailLines ?? 30, o.cwd);
+    const exit = await runCommand(o.command, { ...base, ...env }, o.timeoutMs, o.tailLines ?? 30, o.cwd, o.signal);
     let anomalies: string[] = [];
     try {
       anomalies = readFileSync(auditOut, 'utf8').split('\n').filter((l) => l.trim() !== '');
@@ -172,7 +186,7 @@ interface CommandExit {
 }
 
 /** Runs the command in a process group of its own, so a timeout ends everything it started. */
-function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number, tailLines: number, cwd?: string): Promise<CommandExit> {
+function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number, tailLines: number, cwd?: string, signal?: AbortSignal): Promise<CommandExit> {
   const [program, ...args] = command;
   const child = spawn(program!, args, { shell: command.length === 1, env, cwd, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'] });
   const tail = new OutputTail(tailLines);
@@ -183,17 +197,25 @@ function runCommand(command: readonly string[], env: NodeJS.ProcessEnv, timeoutM
     timedOut = true;
     killGroup(child.pid);
   }, timeoutMs);
+  // In a group of its own the command does not get the terminal's Ctrl-C: pass it on.
+  const abort = () => killGroup(child.pid);
+  signal?.addEventListener('abort', abort, { once: true });
+  if (signal?.aborted) abort();
+  const settle = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
+  };
   return new Promise((resolve) => {
     child.once('error', (err) => {
-      clearTimeout(timer);
+      settle();
       tail.push(Buffer.from(`kafkaesque sweep: cannot run ${program}: ${err.message}\n`));
       resolve({ code: null, signal: null, timedOut: false, tail: tail.lines() });
     });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
+    child.once('close', (code, endedBy) => {
+      settle();
       // Whatever the command left running in its group goes with it.
       killGroup(child.pid);
-      resolve({ code, signal, timedOut, tail: tail.lines() });
+      resolve({ code, signal: endedBy, timedOut, tail: tail.lines() });
     });
   });
 }

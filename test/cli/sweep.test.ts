@@ -6,7 +6,7 @@
 // does through the proxy (its checking consumer uses the side door), so that
 // cell passes. Every child is bounded by execFile's timeout and the sweep's own.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -121,6 +121,37 @@ function gone(pid: number): boolean {
     return true;
   }
 }
+
+test('SIGTERM to the sweep ends the running command with its group and exits 130 without starting another cell', async () => {
+  const cellDir = mkdtempSync(join(dir, 'interrupt-'));
+  const pidFile = join(cellDir, 'cell.pid');
+  const child = spawn(process.execPath, ['dist/cli.js', 'sweep', '--presets', 'lost-ack', '--seeds', '1,2', '--no-baseline', '--', `sleep 60 & echo $! > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; wait`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  try {
+    // The first cell's command is running once its pid file appears.
+    await new Promise<void>((resolve) => {
+      const watcher = watch(cellDir, () => {
+        if (existsSync(pidFile)) {
+          watcher.close();
+          resolve();
+        }
+      });
+      if (existsSync(pidFile)) {
+        watcher.close();
+        resolve();
+      }
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+  } finally {
+    child.kill('SIGKILL');
+  }
+  expect(gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+  expect(stderr).toMatch(/sweep interrupted after 1 cell\(s\)/);
+  expect(stderr).not.toMatch(/seed 2/);
+});
 
 test('usage errors exit 2 before any cell runs', async () => {
   const cases: [string[], RegExp][] = [
