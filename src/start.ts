@@ -182,6 +182,10 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     throw err;
   }
   const address = (id: number) => `${cluster.nodes.get(id)!.host}:${cluster.nodes.get(id)!.port}`;
+  const sideDoor = (listeners: KafkaServer, id: number) => {
+    const at = listeners.endpoint(id)!;
+    return `${at.host}:${at.port}`;
+  };
   log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed }, 'kafkaesque cluster ready');
   let control: ControlServer | undefined;
   const running: RunningCluster = {
@@ -189,9 +193,8 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       return cluster.liveNodes().map((n) => `${n.host}:${n.port}`).join(',');
     },
     brokers: new Map(nodeIds.map((id) => [id, address(id)])),
-    directBrokers: new Map(
-      direct ? nodeIds.map((id) => [id, `${direct.endpoint(id)!.host}:${direct.endpoint(id)!.port}`]) : options.proxy ? [] : nodeIds.map((id) => [id, address(id)]),
-    ),
+    // Without the proxy the brokers themselves are the fault-free way in.
+    directBrokers: new Map(nodeIds.flatMap((id) => (direct ? [[id, sideDoor(direct, id)]] : options.proxy ? [] : [[id, address(id)]]))),
     get directBootstrap() {
       if (direct) return direct.bootstrap();
       return options.proxy ? null : running.bootstrap;
