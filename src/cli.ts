@@ -13,6 +13,7 @@ import { presetCommand } from './cli/preset.js';
 import { resetCommand } from './cli/reset.js';
 import { startCommand } from './cli/start.js';
 import { statusCommand } from './cli/status.js';
+import { sweepCommand } from './cli/sweep.js';
 import { topicCommand } from './cli/topic.js';
 import { version } from './index.js';
 
@@ -48,6 +49,7 @@ cli
   .command(eventsCommand)
   .command(resetCommand)
   .command(auditCommand)
+  .command(sweepCommand)
   .demandCommand(1, 'Name a command; try: kafkaesque start')
   .strict()
   .version(version)

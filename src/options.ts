@@ -88,6 +88,12 @@ export interface KafkaesqueOptions {
   prettyLogs: boolean;
   /** Serve the cluster through the chaos proxy: its listeners take the ports above, the brokers free loopback ports. */
   proxy: boolean;
+  /**
+   * With the proxy: a fault-free side door, a second listener per node on a
+   * free port, with no rules, whose answers advertise the side door itself
+   * (RunningCluster.directBootstrap), for a test's own setup and assertions.
+   */
+  direct: boolean;
   /** Append every fault event, node stop and start and leader change to this file as a JSON line, as it happens (for a CI run's post-mortem). */
   eventsFile?: string;
   /** Seed of the run's random generator (0 to 2^32-1); default: a random one, logged and printed at start. */
@@ -126,6 +132,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
   prettyLogs: false,
   proxy: true,
+  direct: true,
 });
 
 export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): KafkaesqueOptions {

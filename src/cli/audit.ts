@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import type { IdFromJson } from '../audit/types.js';
 import type { AuditRequest } from '../control/types.js';
+import { recordAnomalies } from '../audit/audit-out.js';
 import { EXIT_FAILED, UsageError, clientFor, clientOptions, print, printJson, run, type ClientArgs } from './common.js';
 
 type AuditArgs = ClientArgs & { processed: string; sent?: string; topic: string[]; 'id-from': string };
@@ -66,6 +67,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       ...(args.topic.length ? { topics: args.topic } : {}),
     };
     const report = await clientFor(args).audit(input);
+    recordAnomalies(report);
     if (args.json) printJson(report);
     else {
       for (const a of report.anomalies) print(`${a.kind}\t${a.message}`);

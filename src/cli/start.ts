@@ -51,6 +51,7 @@ interface StartArgs {
   'control-token'?: string;
   'control-allow-remote': boolean;
   proxy: boolean;
+  direct: boolean;
   upstream?: string;
   seed?: number;
   'events-file'?: string;
@@ -140,6 +141,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
       .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
       .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
+      .option('direct', { type: 'boolean', default: true, describe: 'With the proxy: a fault-free side door on free ports for the test\'s own clients, named in the ready line as directBootstrap (--no-direct: none)' })
       .option('upstream', {
         type: 'string',
         describe: 'Upstream mode: put the chaos proxy in front of this Kafka cluster (host:port[,host:port...]) instead of the in-memory one; --port is the first proxy port (docs/upstream.md)',
@@ -182,8 +184,10 @@ export const startCommand: CommandModule<object, StartArgs> = {
       process.exit(1);
     }
     const upstream = 'upstream' in running ? running.upstream.bootstrap : undefined;
+    const direct = 'directBootstrap' in running ? running.directBootstrap : null;
     const ready = {
       bootstrap: running.bootstrap,
+      ...(direct ? { directBootstrap: direct } : {}),
       brokers: Object.fromEntries(running.brokers),
       controlUrl: running.controlUrl,
       proxy: running.proxy,
@@ -196,7 +200,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
     const what = upstream !== undefined ? `chaos proxy ready in front of ${upstream} (upstream mode)` : `${args.brokers} broker(s) ready`;
     const mode = upstream !== undefined ? '' : `; ${running.proxy ? 'chaos proxy on' : 'no proxy'}`;
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsText(tlsFiles)}\n`);
+    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}${direct && running.proxy ? `; side door ${direct}` : ''}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsText(tlsFiles)}\n`);
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
@@ -252,6 +256,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     logLevel: args['log-level'],
     prettyLogs: args['pretty-logs'],
     proxy: args.proxy,
+    direct: args.direct,
     seed: args.seed,
     eventsFile: args['events-file'],
   };

@@ -1,6 +1,7 @@
 // jest globalSetup: starts a cluster behind its chaos proxy on free ports and
 // publishes its addresses to the test workers through the environment:
 //   KAFKA_BROKERS   comma-separated bootstrap, for the Kafka client
+//   KAFKAESQUE_DIRECT_BROKERS the fault-free side door, for the test's own clients
 //   KAFKAESQUE_URL  the control API (ControlClient.fromEnv(), the CLI)
 //   KAFKAESQUE_TOKEN when a control token is configured
 //   KAFKAESQUE_TLS_CA with `tls`: the PEM CA certificate the client trusts
@@ -34,6 +35,7 @@ export default async function globalSetup(_globalConfig?: unknown, projectConfig
   const running = options.upstream !== undefined ? await startProxy({ ...options, upstream: options.upstream }) : await startCluster(options);
   g[RUNNING] = running;
   process.env.KAFKA_BROKERS = running.bootstrap;
+  if ('directBootstrap' in running && running.directBootstrap) process.env.KAFKAESQUE_DIRECT_BROKERS = running.directBootstrap;
   process.env.KAFKAESQUE_URL = running.controlUrl;
   if (running.options.controlToken !== undefined) process.env.KAFKAESQUE_TOKEN = running.options.controlToken;
   if (running.tls) process.env.KAFKAESQUE_TLS_CA = running.tls.ca;

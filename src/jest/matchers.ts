@@ -13,6 +13,7 @@
 // registers them; `expect.extend(deliveryMatchers)` does it by hand.
 import type { AuditSource } from '../audit/audit.js';
 import { formatAnomalies } from '../audit/format.js';
+import { recordAnomalies } from '../audit/audit-out.js';
 import type { AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
 import { ControlClient } from '../control/client.js';
 
@@ -35,8 +36,14 @@ export interface DuplicateOptions extends DeliveryOptions {
 
 const isSource = (c: unknown): c is AuditSource => typeof c === 'object' && c !== null && 'cluster' in c && typeof (c as AuditSource).cluster?.topic === 'function';
 
-/** Runs the audit where the options say. */
+/** Runs the audit where the options say; what it finds also goes to $KAFKAESQUE_AUDIT_OUT when set (kafkaesque sweep). */
 export async function auditProcessed(processed: ProcessedItem[], o: DeliveryOptions = {}): Promise<AuditReport> {
+  const report = await runAudit(processed, o);
+  recordAnomalies(report);
+  return report;
+}
+
+async function runAudit(processed: ProcessedItem[], o: DeliveryOptions): Promise<AuditReport> {
   const topics = o.topics ?? (o.topic !== undefined ? [o.topic] : undefined);
   const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}) };
   if (isSource(o.cluster)) {

@@ -23,6 +23,18 @@ export interface RequestContext {
   readonly supportedApis: () => readonly { apiKey: number; minVersion: number; maxVersion: number }[];
   /** Broker-side Fetch caps; absent: Kafka's defaults. */
   readonly fetchLimits?: FetchLimits;
+  /**
+   * Where the clients of the listener this request came in on reach a node,
+   * as Kafka answers with the endpoints of the request's listener: the
+   * proxy's addresses on the proxied path, the side door's on the side door.
+   * Null for a node that has none.
+   */
+  readonly endpoint: (nodeId: number) => NodeAddress | null;
+}
+
+export interface NodeAddress {
+  readonly host: string;
+  readonly port: number;
 }
 
 /** Broker-side caps on a Fetch answer, at whole-batch granularity; the first batch is always served (v3+). */
