@@ -13,7 +13,7 @@
 // registers them; `expect.extend(deliveryMatchers)` does it by hand.
 import type { AuditSource } from '../audit/audit.js';
 import { formatAnomalies } from '../audit/format.js';
-import type { AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
+import type { AcknowledgedItem, AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
 import { ControlClient } from '../control/client.js';
 
 export interface DeliveryOptions {
@@ -24,6 +24,8 @@ export interface DeliveryOptions {
   idFrom?: IdFrom;
   /** What the application sent, in sending order (adds the send-order check). */
   sent?: SentItem[];
+  /** What the producers' clients reported written (adds the lost-write check for records the log never stored). */
+  acknowledged?: AcknowledgedItem[];
   /** Where the log is: a RunningCluster (in process), a ControlClient or a control URL. Default: KAFKAESQUE_URL (the jest fixture). */
   cluster?: AuditSource | ControlClient | string;
 }
@@ -38,7 +40,7 @@ const isSource = (c: unknown): c is AuditSource => typeof c === 'object' && c !=
 /** Runs the audit where the options say. */
 export async function auditProcessed(processed: ProcessedItem[], o: DeliveryOptions = {}): Promise<AuditReport> {
   const topics = o.topics ?? (o.topic !== undefined ? [o.topic] : undefined);
-  const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}) };
+  const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}), ...(o.acknowledged ? { acknowledged: o.acknowledged } : {}) };
   if (isSource(o.cluster)) {
     // Loaded only in process: over HTTP the matchers load nothing of the broker.
     const { auditDelivery } = await import('../audit/audit.js');
