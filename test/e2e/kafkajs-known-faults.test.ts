@@ -119,8 +119,8 @@ test('(b) concurrent send() calls on one idempotent producer under lost-ack: one
     expect([lost.length, doubled.length, kinds.length]).toEqual([2, 2, 4]);
     expect(lost[0]!.slice(-2)).not.toBe(doubled[0]!.slice(-2));
     expect(messages).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^record 'b\d-\d-\d' was acknowledged to producer concurrent-\d at concurrent-\d-0 offset \d, which holds 'b\d-\d-\d', but is stored nowhere/),
-      expect.stringMatching(/^record 'b\d-\d-\d' is stored twice .*, after the drop-response fault fired on Produce to concurrent-\d-0 from client concurrent-\d \(rule [\w-]+, event \d+\)$/),
+      expect.stringMatching(/^record 'b\d-\d-\d+' was acknowledged to producer concurrent-\d+ at concurrent-\d+-0 offset \d, which holds 'b\d-\d-\d+', but is stored nowhere/),
+      expect.stringMatching(/^record 'b\d-\d-\d+' is stored twice .*, after the drop-response fault fired on Produce to concurrent-\d+-0 from client concurrent-\d+ \(rule [\w-]+, event \d+\)$/),
     ]));
   }
 });
