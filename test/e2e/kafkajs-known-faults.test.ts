@@ -18,7 +18,7 @@ import { Kafka, logLevel, type KafkaJSError, type RecordMetadata } from 'kafkajs
 import { auditDelivery, startCluster, type RunningCluster } from '../../src/index.js';
 import { findPreset, applyPreset } from '../../src/presets/index.js';
 import type { AcknowledgedItem } from '../../src/audit/types.js';
-import { moveToAnsweredBroker, readEverything, refuseOnePartition, twoPartitionTopic } from '../support/known-faults.js';
+import { moveToAnsweredBroker, outageCluster, readEverything, refuseOnePartition, twoPartitionTopic } from '../support/known-faults.js';
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -57,6 +57,28 @@ describe('(a) a send() that spans partitions led by several brokers', () => {
     expect(report.anomalies.map((a) => `${a.kind} ${a.id}`)).toEqual(['lost-write l-1', 'lost-write l-3']);
     expect(report.anomalies[0]!.message).toMatch(/^record 'l-1' of span-loss-1 was acknowledged to producer span-loss-producer but is stored nowhere in span-loss, after the delay fault fired on Produce to span-loss-1 from client span-loss-producer \(rule node-1-answers-last, event \d+\) and 2 earlier events$/);
     expect(report.anomalies[0]!.precededBy.map((e) => (e.kind === 'fault' ? e.action : e.kind))).toEqual(['leader-changed', 'move-leader', 'delay']);
+  });
+
+  test('the broker-outage preset: node 0 stops under the first send, its partitions move to brokers that answered, and their records are lost', async () => {
+    const outage = await outageCluster();
+    const acknowledged: AcknowledgedItem[] = [];
+    try {
+      const producer = new Kafka({ clientId: 'outage-producer', brokers: outage.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } }).producer({ idempotent: true });
+      await producer.connect();
+      for (let s = 0; s < 10; s++) {
+        const messages = Array.from({ length: 12 }, (_, i) => ({ key: `s${s}-${i}`, value: 'v', partition: i % 6 }));
+        await producer.send({ topic: 'orders', acks: -1, messages });
+        acknowledged.push(...messages.map((m) => ({ id: m.key, topic: 'orders', partition: m.partition })));
+      }
+      await producer.disconnect();
+      const report = auditDelivery(outage, { topics: ['orders'], processed: await readEverything(outage, 'orders'), acknowledged });
+      // Every send resolved; the records node 0's partitions held in the first send are stored nowhere.
+      expect(report.anomalies.map((a) => `${a.kind} ${a.id}`)).toEqual(['lost-write s0-0', 'lost-write s0-3', 'lost-write s0-6', 'lost-write s0-9']);
+      expect(report.anomalies[0]!.message).toMatch(/^record 's0-0' of orders-0 was acknowledged to the producer but is stored nowhere in orders, after the stop-node fault fired on Produce to orders from client outage-producer/);
+      expect(report.anomalies[0]!.precededBy.map((e) => e.kind)).toEqual(expect.arrayContaining(['node-stopped', 'leader-changed', 'fault']));
+    } finally {
+      await outage.stop();
+    }
   });
 
   test('one partition of a broker\'s part refused after the others were stored: the retry resends them all, and without idempotence they are stored twice', async () => {

@@ -11,7 +11,7 @@ import { auditDelivery, startCluster, type RunningCluster } from '../../src/inde
 import { applyPreset, findPreset } from '../../src/presets/index.js';
 import type { AuditReport } from '../../src/audit/types.js';
 import { debianPython, requireTool, runClient } from '../support/external-client.js';
-import { moveToAnsweredBroker, readEverything, refuseOnePartition, twoPartitionTopic } from '../support/known-faults.js';
+import { moveToAnsweredBroker, outageCluster, readEverything, refuseOnePartition, twoPartitionTopic } from '../support/known-faults.js';
 
 interface OtherClient {
   name: string;
@@ -51,14 +51,14 @@ interface Delivered {
 }
 
 /** Runs the producer script; returns its delivery reports, its ProduceRequest debug lines (with --debug) and the audit over the reports. */
-async function produce(client: OtherClient, topic: string, clientId: string, args: string[]): Promise<{ delivered: Delivered[]; log: string[]; report: AuditReport }> {
+async function produce(client: OtherClient, topic: string, clientId: string, args: string[], on = kafka): Promise<{ delivered: Delivered[]; log: string[]; report: AuditReport }> {
   const [command, ...pre] = client.command;
   const debug = client.debugLog ? args : args.filter((a, i) => a !== '--debug' && args[i - 1] !== '--debug');
-  const summary = await runClient(command, [...pre, kafka.bootstrap, topic, '--client-id', clientId, ...debug], 20);
+  const summary = await runClient(command, [...pre, on.bootstrap, topic, '--client-id', clientId, ...debug], 20);
   expect(summary.errors).toEqual([]);
   const delivered = summary.delivered as Delivered[];
   const acknowledged = delivered.map((d) => ({ id: d.key, topic, partition: d.partition, offset: d.offset, producer: clientId }));
-  return { delivered, log: (summary.produce_log as string[] | undefined) ?? [], report: auditDelivery(kafka, { topics: [topic], processed: await readEverything(kafka, topic), acknowledged }) };
+  return { delivered, log: (summary.produce_log as string[] | undefined) ?? [], report: auditDelivery(on, { topics: [topic], processed: await readEverything(on, topic), acknowledged }) };
 }
 
 const anomalies = (r: AuditReport) => r.anomalies.map((a) => `${a.kind} ${a.id}`);
@@ -81,6 +81,18 @@ describe.each(clients)('$name', (client) => {
     if (client.debugLog) {
       const batches = log.filter((l) => l.includes('Produce MessageSet')).map((l) => l.match(new RegExp(`/(\\d): ${topic} \\[(\\d)\\]`))!).map(([, node, partition]) => `p${partition} to node ${node}`);
       expect(batches).toEqual(expect.arrayContaining(['p0 to node 0', 'p1 to node 1', 'p1 to node 0']));
+    }
+  }, 30_000);
+
+  it('(a) the broker-outage preset: node 0 stops under the first produce; every record delivered and stored', async () => {
+    const outage = await outageCluster();
+    try {
+      const { delivered, report } = await produce(client, 'orders', `${tag}-outage`, ['--prefix', 's', '--batches', '10', '--per-batch', '12', '--partitions', '6', '--linger-ms', '5', '--gap', '0.02', '--idempotence'], outage);
+      expect(outage.chaos.events().filter((e) => e.kind === 'node-stopped').map((e) => e.nodeId)).toEqual([0]);
+      expect(delivered).toHaveLength(120);
+      expect(anomalies(report)).toEqual([]);
+    } finally {
+      await outage.stop();
     }
   }, 30_000);
 

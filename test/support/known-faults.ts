@@ -1,7 +1,8 @@
 // The scenarios of docs/clients.md, shared by the kafkajs and librdkafka
 // tests: the topic and leaders each one needs, the rule that springs it at
 // the right moment, and what the consumer side read back, for the audit.
-import type { RunningCluster } from '../../src/index.js';
+import { startCluster, type RunningCluster } from '../../src/index.js';
+import { applyPreset, findPreset } from '../../src/presets/index.js';
 import type { ProcessedRecord } from '../../src/audit/types.js';
 import { fetchPartition, kafkajs } from './kafkajs.js';
 
@@ -25,6 +26,17 @@ export function twoPartitionTopic(kafka: RunningCluster, topic: string, leaders:
 export function moveToAnsweredBroker(kafka: RunningCluster, topic: string): void {
   kafka.chaos.addRule({ id: 'move-p1-to-node-0', match: { api: 'Produce', nodeId: 1, topic }, trigger: { type: 'nth', n: 1 }, action: { type: 'move-leader', topic, partition: 1, to: 0 } });
   kafka.chaos.addRule({ id: 'node-1-answers-last', match: { api: 'Produce', nodeId: 1, topic }, trigger: { type: 'nth', n: 1 }, action: { type: 'delay', ms: 100 } });
+}
+
+/**
+ * Fault (a) as the broker-outage preset springs it, on a cluster of its own
+ * (node 0 stops on the third Produce): a six-partition topic `orders`, each
+ * node leading two, and the preset applied. The caller stops the cluster.
+ */
+export async function outageCluster(): Promise<RunningCluster> {
+  const kafka = await startCluster({ brokers: 3, seed: 20, topics: [{ name: 'orders', partitions: 6, replicationFactor: 3 }] });
+  applyPreset(kafka.chaos, findPreset('broker-outage')!);
+  return kafka;
 }
 
 /**

@@ -2,12 +2,12 @@
 // command line and summary as test/clients/rdkafka_known_faults.py.
 //
 //   java -cp 'test/clients/java/lib/*:test/clients/java/classes' KnownFaults BOOTSTRAP TOPIC
-//        [--prefix P] [--batches B] [--per-batch M] [--partitions N] [--linger-ms L]
+//        [--prefix P] [--batches B] [--per-batch M] [--partitions N] [--linger-ms L] [--gap S]
 //        [--idempotence] [--client-id ID] [--timeout S]
 //
 // Produces B batches of M records (record i of batch b keyed "<P><b>-<i>", to
 // partition i % N, acks=all), each batch handed to send() at once and the
-// next without waiting for it, then flush(). With B > 1, batch.size holds M
+// next without waiting for it (after --gap seconds), then flush(). With B > 1, batch.size holds M
 // records, so that the batches are separate Produce requests in flight together. Prints ONE JSON line: delivered
 // (key, partition, offset of every callback without an exception), failed
 // (key and exception), undelivered, errors. Exits 0 when all were delivered.
@@ -35,7 +35,7 @@ public final class KnownFaults {
     String bootstrap = argv[0], topic = argv[1], prefix = "m", clientId = "java-known-faults";
     int batches = 1, perBatch = 4, partitions = 1, lingerMs = 20;
     boolean idempotence = false;
-    double timeoutS = 30;
+    double timeoutS = 30, gapS = 0;
     for (int i = 2; i < argv.length; i++) {
       switch (argv[i]) {
         case "--prefix" -> prefix = argv[++i];
@@ -43,6 +43,7 @@ public final class KnownFaults {
         case "--per-batch" -> perBatch = Integer.parseInt(argv[++i]);
         case "--partitions" -> partitions = Integer.parseInt(argv[++i]);
         case "--linger-ms" -> lingerMs = Integer.parseInt(argv[++i]);
+        case "--gap" -> gapS = Double.parseDouble(argv[++i]);
         case "--idempotence" -> idempotence = true;
         case "--client-id" -> clientId = argv[++i];
         case "--timeout" -> timeoutS = Double.parseDouble(argv[++i]);
@@ -88,6 +89,7 @@ public final class KnownFaults {
             done.countDown();
           });
         }
+        if (gapS > 0) Thread.sleep((long) (gapS * 1000));
       }
       producer.flush();
       if (!done.await(timeoutMs, TimeUnit.MILLISECONDS)) errors.add(quote("timed out"));
