@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterEach(() => kafka.chaos.clearRules());
 afterAll(() => kafka.stop());
 
-const client = (clientId: string) => new Kafka({ clientId, brokers: kafka.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } });
+const client = (clientId: string, on = kafka) => new Kafka({ clientId, brokers: on.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } });
 
 /** Four records, two to each partition (named, so that the application knows where each went). */
 const spanning = (prefix: string) => [0, 1, 2, 3].map((i) => ({ key: `${prefix}-${i}`, value: 'v', partition: i % 2 }));
@@ -63,7 +63,7 @@ describe('(a) a send() that spans partitions led by several brokers', () => {
     const outage = await outageCluster();
     const acknowledged: AcknowledgedItem[] = [];
     try {
-      const producer = new Kafka({ clientId: 'outage-producer', brokers: outage.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } }).producer({ idempotent: true });
+      const producer = client('outage-producer', outage).producer({ idempotent: true });
       await producer.connect();
       for (let s = 0; s < 10; s++) {
         const messages = Array.from({ length: 12 }, (_, i) => ({ key: `s${s}-${i}`, value: 'v', partition: i % 6 }));
