@@ -36,6 +36,7 @@ export {
   type ProcessedItem,
   type ProcessedRecord,
   type SentItem,
+  type AcknowledgedItem,
   type RecordRef,
   type AuditedRecordView,
 } from './audit/index.js';

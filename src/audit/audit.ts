@@ -33,7 +33,8 @@ function topicsOf(cluster: Cluster, input: AuditInput): string[] {
 
 /**
  * Checks what the application processed against what the cluster stored and
- * acknowledged: lost writes, duplicates, aborted reads, poll skips,
+ * acknowledged (and, when given, what the producers' clients reported
+ * written): lost writes, duplicates, aborted reads, poll skips,
  * non-monotonic polls and sends, each with the events before it.
  * Throws AuditInputError (field, reason) on bad input.
  */
@@ -60,5 +61,6 @@ export function auditDelivery(source: AuditSource, input: AuditInput): AuditRepo
     events: chaos?.events() ?? [],
     processed: checked.processed,
     ...(checked.sent ? { sent: checked.sent } : {}),
+    ...(checked.acknowledged ? { acknowledged: checked.acknowledged } : {}),
   });
 }

@@ -1,7 +1,8 @@
 // The checker: from the audited log, the produce journal, the events and the
 // application's report, the anomalies. Pure: evidence in, anomalies out.
 // Names and meanings follow Jepsen's Kafka checker (docs/audit.md):
-//   lost-write          an acknowledged record never processed, though a later offset of its partition was
+//   lost-write          an acknowledged record never processed, though a later offset of its partition was;
+//                       or one the producer's client reported written that the log never stored
 //   unseen              an acknowledged record never processed, and nothing after it in its partition was
 //   duplicate           one id stored at more than one offset ('log'), or processed more than once ('processing')
 //   aborted-read        a record of an aborted transaction was processed
@@ -12,7 +13,7 @@ import type { ChaosEvent } from '../chaos/api.js';
 import { afterClause, concerning, recordName, recordsName, times } from './describe.js';
 import { visible, type LogRecord } from './log-records.js';
 import type { JournalEntry } from './produce-journal.js';
-import { ANOMALY_KINDS, type Anomaly, type AnomalyKind, type AuditReport, type ProcessedItem, type RecordRef, type SentItem } from './types.js';
+import { ANOMALY_KINDS, type AcknowledgedItem, type Anomaly, type AnomalyKind, type AuditReport, type ProcessedItem, type RecordRef, type SentItem } from './types.js';
 
 export interface PartitionEvidence {
   topic: string;
@@ -29,6 +30,7 @@ export interface Evidence {
   events: readonly ChaosEvent[];
   processed: readonly ProcessedItem[];
   sent?: readonly SentItem[];
+  acknowledged?: readonly AcknowledgedItem[];
 }
 
 interface Resolved {
@@ -166,6 +168,28 @@ export function check(ev: Evidence): AuditReport {
         ? `${recordName(id, acked.topic, acked.partition, acked.offset)} was acknowledged but never processed, though offset ${past} of that partition was`
         : `${recordName(id, acked.topic, acked.partition, acked.offset)} was acknowledged but never processed (nothing after it in that partition was)`,
       { recs: [acked], processing: true });
+  }
+
+  // ---- lost write, from the clients' reports: acknowledged to the producer, stored nowhere.
+  // Only the application knows of these: the client told it a write succeeded that no broker
+  // stored (it never resent a partition, or took another batch's answer for its own).
+  for (const item of ev.acknowledged ?? []) {
+    const a = typeof item === 'string' ? { id: item } : item;
+    if (byId.get(a.id)?.some(visible)) continue;
+    const placeholder = (topic: string, partition: number, offset = -1): LogRecord => ({ topic, partition, offset, id: a.id, producerId: -1, txn: 'none', clientId: a.producer ?? null });
+    // Where the fault may have struck: the partition the client named, else every audited partition (of the named topic).
+    const places = a.topic !== undefined && a.partition !== undefined
+      ? [placeholder(a.topic, a.partition, a.offset)]
+      : ev.partitions.filter((p) => a.topic === undefined || p.topic === a.topic).map((p) => placeholder(p.topic, p.partition));
+    const at = places.length === 1 ? places[0]! : placeholder(a.topic ?? ev.topics[0] ?? '', -1);
+    const holder = a.offset !== undefined ? byOffset.get(tpKey(at.topic, at.partition))?.get(a.offset) : undefined;
+    const where = a.offset !== undefined
+      ? ` at ${at.topic}-${at.partition} offset ${a.offset}${holder ? `, which holds ${holder.id === null ? 'a record without an id' : `'${holder.id}'`}` : ''},`
+      : '';
+    const of = a.offset === undefined && a.partition !== undefined ? ` of ${at.topic}-${at.partition}` : '';
+    add('lost-write', at, { offsets: a.offset !== undefined ? [a.offset] : [], records: a.offset !== undefined ? [ref(at)] : [], id: a.id },
+      `record '${a.id}'${of} was acknowledged to ${a.producer ? `producer ${a.producer}` : 'the producer'}${where} but is stored nowhere in ${ev.topics.join(', ')}`,
+      { recs: places, processing: false });
   }
 
   // ---- poll skip / non-monotonic poll: per consumer and partition, over items that name their offset

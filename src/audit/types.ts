@@ -42,6 +42,14 @@ export type ProcessedItem = string | ProcessedRecord;
 /** One message the application sent, in sending order: its id, or its id and the producer that sent it. */
 export type SentItem = string | { id: string; producer?: string };
 
+/**
+ * One message the producer's client reported written (kafkajs's send()
+ * resolved, a librdkafka or Java delivery report without error): its id, or
+ * its id and where the client said it went. `producer` is the producer's
+ * client id (faults on its connections then count as before it).
+ */
+export type AcknowledgedItem = string | { id: string; topic?: string; partition?: number; offset?: number; producer?: string };
+
 export interface AuditInput<I extends IdFrom = IdFrom> {
   /** Topics to audit. Default: the topics of the processed records when every item names one, else every non-internal topic. */
   topics?: string[];
@@ -51,6 +59,8 @@ export interface AuditInput<I extends IdFrom = IdFrom> {
   processed: ProcessedItem[];
   /** Optional: what the application sent, in sending order (enables the send-order check by id). */
   sent?: SentItem[];
+  /** Optional: what the producers' clients reported written (enables the lost-write check for records the log never stored). */
+  acknowledged?: AcknowledgedItem[];
 }
 
 export type AnomalyKind = 'lost-write' | 'unseen' | 'duplicate' | 'aborted-read' | 'poll-skip' | 'non-monotonic-poll' | 'non-monotonic-send';
@@ -66,7 +76,7 @@ export interface RecordRef {
 
 export interface Anomaly {
   kind: AnomalyKind;
-  /** The partition the anomaly is about (of its latest record). */
+  /** The partition the anomaly is about (of its latest record); -1 for an acknowledged id stored nowhere whose item named no partition. */
   topic: string;
   partition: number;
   /** The offsets involved in that partition, ascending (a duplicate's copies, a skip's missing offsets, …). */

@@ -14,7 +14,7 @@
 import type { AuditSource } from '../audit/audit.js';
 import { formatAnomalies } from '../audit/format.js';
 import { recordAnomalies } from '../audit/audit-out.js';
-import type { AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
+import type { AcknowledgedItem, AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
 import { ControlClient } from '../control/client.js';
 
 export interface DeliveryOptions {
@@ -25,6 +25,8 @@ export interface DeliveryOptions {
   idFrom?: IdFrom;
   /** What the application sent, in sending order (adds the send-order check). */
   sent?: SentItem[];
+  /** What the producers' clients reported written (adds the lost-write check for records the log never stored). */
+  acknowledged?: AcknowledgedItem[];
   /** Where the log is: a RunningCluster (in process), a ControlClient or a control URL. Default: KAFKAESQUE_URL (the jest fixture). */
   cluster?: AuditSource | ControlClient | string;
 }
@@ -45,7 +47,7 @@ export async function auditProcessed(processed: ProcessedItem[], o: DeliveryOpti
 
 async function runAudit(processed: ProcessedItem[], o: DeliveryOptions): Promise<AuditReport> {
   const topics = o.topics ?? (o.topic !== undefined ? [o.topic] : undefined);
-  const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}) };
+  const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}), ...(o.acknowledged ? { acknowledged: o.acknowledged } : {}) };
   if (isSource(o.cluster)) {
     // Loaded only in process: over HTTP the matchers load nothing of the broker.
     const { auditDelivery } = await import('../audit/audit.js');
