@@ -15,6 +15,7 @@ import type { AuditSource } from '../audit/audit.js';
 import { formatAnomalies } from '../audit/format.js';
 import type { AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
 import { ControlClient } from '../control/client.js';
+import { useWorkerCluster } from '../fixture/endpoint.js';
 
 export interface DeliveryOptions {
   /** The topic to audit (or `topics`). Default: the topics of the processed records, else every non-internal topic. */
@@ -109,6 +110,8 @@ declare global {
   }
 }
 
-// Imported from setupFilesAfterEnv: register with the test file's expect.
+// Imported from setupFilesAfterEnv: register with the test file's expect,
+// and point KAFKAESQUE_URL, … at this worker's cluster (as ./setup.ts does).
+useWorkerCluster();
 const g = globalThis as { expect?: { extend?: (m: object) => void } };
 if (typeof g.expect?.extend === 'function') g.expect.extend(deliveryMatchers);
