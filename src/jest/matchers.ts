@@ -34,6 +34,8 @@ export interface DuplicateOptions extends DeliveryOptions {
   in?: 'processing' | 'log';
 }
 
+/** A ControlClient, also when it comes from the other copy of the package (ES module or CommonJS: jest may load the matchers as one and the test file as the other). */
+const isControlClient = (c: unknown): c is ControlClient => c instanceof ControlClient || (typeof c === 'object' && c !== null && typeof (c as ControlClient).audit === 'function' && typeof (c as ControlClient).request === 'function');
 const isSource = (c: unknown): c is AuditSource => typeof c === 'object' && c !== null && 'cluster' in c && typeof (c as AuditSource).cluster?.topic === 'function';
 
 /** Runs the audit where the options say. */
@@ -46,7 +48,7 @@ export async function auditProcessed(processed: ProcessedItem[], o: DeliveryOpti
     return auditDelivery(o.cluster, input);
   }
   if (typeof input.idFrom === 'function') throw new TypeError("idFrom: a function works only with an in-process cluster (cluster: the RunningCluster); over the control API use 'key' or { header }");
-  const client = o.cluster instanceof ControlClient ? o.cluster : typeof o.cluster === 'string' ? new ControlClient(o.cluster) : ControlClient.fromEnv();
+  const client = isControlClient(o.cluster) ? o.cluster : typeof o.cluster === 'string' ? new ControlClient(o.cluster) : ControlClient.fromEnv();
   return client.audit(input as AuditInput<'key' | { header: string }>);
 }
 

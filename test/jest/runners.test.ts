@@ -115,6 +115,7 @@ test('vitest: kafkaesque/vitest gives each of two workers its own cluster throug
   const report = join(work, 'vitest-report');
   const run = await node(dir, ['node_modules/vitest/vitest.mjs', 'run'], { RUN_REPORT: report });
   expect([run.code, run.out]).toEqual([0, expect.stringMatching(/Tests\s+2 passed/)]);
+  expect(run.out).not.toMatch(/Sourcemap .* points to missing source files/); // the maps carry their sources: src/ is not packed
   const runs = reports(report);
   expect(new Set(runs.map((r) => r.url)).size).toBe(2);
 }, 120_000);
