@@ -69,6 +69,8 @@ export interface KafkaesqueOptions {
   controlToken?: string;
   /** Let the control API serve non-loopback addresses and browser pages (bind controlHost elsewhere too). */
   controlAllowRemote: boolean;
+  /** Host names the control API answers for besides loopback addresses and localhost (its DNS-rebinding defence; `.example.com` allows a domain and its subdomains). docs/security.md. */
+  controlAllowedHosts?: string[];
   /** Topics created at start. */
   topics: TopicSpec[];
   /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */

@@ -24,9 +24,17 @@ function topicsOf(cluster: Cluster, input: AuditInput): string[] {
     });
     return [...new Set(input.topics)];
   }
-  const named = input.processed.every((p) => typeof p !== 'string') && input.processed.length > 0;
-  const topics = named
-    ? [...new Set(input.processed.map((p) => (typeof p === 'string' ? '' : p.topic)))].filter((t) => cluster.topic(t))
+  const named = new Set<string>();
+  let everyNamed = input.processed.length > 0;
+  for (const p of input.processed) {
+    if (typeof p === 'string') {
+      everyNamed = false;
+      break;
+    }
+    named.add(p.topic);
+  }
+  const topics = everyNamed
+    ? [...named].filter((t) => cluster.topic(t))
     : [...cluster.topics.values()].filter((t) => !t.internal).map((t) => t.name);
   return topics.sort();
 }

@@ -96,8 +96,10 @@ export interface AuditReport {
     /** Records of aborted transactions. */
     aborted: number;
     processed: number;
+    /** Processed items that match nothing in the audited log (the first 100 are listed in `unmatched`). */
+    unmatched: number;
   };
   topics: string[];
-  /** Processed items that match nothing in the audited log, with why (an id never stored, an offset outside the log). */
+  /** The first 100 processed items that match nothing in the audited log, with why (an id never stored, an offset outside the log); counts.unmatched says how many there were. */
   unmatched: { index: number; item: ProcessedItem; reason: string }[];
 }

@@ -33,7 +33,7 @@ export interface RouteEntry<K extends RouteKey> {
   query?: readonly string[];
   /** Success status; default 200. */
   status?: number;
-  /** A larger body limit than the server's (the audit's processed list). */
+  /** This route's body cap, instead of the server's (64 KiB): the audit's processed list, a user's preset. */
   maxBodyBytes?: number;
   handle(ctx: RequestContext<K>): Routes[K]['response'] | Promise<Routes[K]['response']>;
 }
@@ -49,6 +49,7 @@ export const FAULT_WAIT_DEFAULT_MS = 10_000;
 export const FAULT_WAIT_MAX_MS = 60_000;
 /** The audit's body carries every processed item: room for about a million ids. */
 export const AUDIT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const PRESET_MAX_BODY_BYTES = 1024 * 1024;
 
 // ---------------------------------------------------------------- input checks
 
@@ -356,6 +357,8 @@ export const routes: RouteTable = {
 
   'POST /v1/presets/:name/apply': {
     status: 201,
+    // A preset file of the user's own, with its rules.
+    maxBodyBytes: PRESET_MAX_BODY_BYTES,
     handle: ({ target, params, body }) => {
       const chaos = faultsOf(target);
       const o = bodyObject(body, ['preset'], true);

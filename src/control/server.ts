@@ -3,16 +3,19 @@
 // the rest (body limit, JSON, auth, errors) is a few lines each here.
 //
 // Every request passes, in order: the locality check (403 for a remote
-// address or a browser's cross-origin request, unless allowRemote), the token
-// (401), the route (404, or 405 with Allow), the query names (400), the body
-// (413 over 1 MiB, 400 for bad JSON), then the handler. Every error leaves
-// through sendError with an ErrorBody.
+// address or a browser's cross-origin request, unless allowRemote), the Host
+// check (421 for a name the API does not serve: host-check.ts, the
+// DNS-rebinding defence), the token (401), the route (404, or 405 with Allow), the query
+// names (400), the body (413 over the route's cap: 64 KiB for most, the
+// audit's own for POST /v1/audit; 400 for bad JSON), then the handler. Every
+// error leaves through sendError with an ErrorBody.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import type { KafkaesqueOptions } from '../options.js';
 import { HttpError, errorResponse } from './errors.js';
+import { checkAllowedHosts, misdirectedReason } from './host-check.js';
 import { matchRoute, routes, type RequestContext } from './routes.js';
 import type { ControlTarget } from './target.js';
 import type { ErrorBody, RouteKey } from './types.js';
@@ -26,8 +29,10 @@ export interface ControlServerOptions {
   token?: string;
   /** Serve requests from non-loopback addresses and browser pages (off: 403). */
   allowRemote?: boolean;
+  /** Host names (besides loopback addresses and localhost) the API answers for; `.example.com` allows a domain and its subdomains. */
+  allowedHosts?: readonly string[];
   log: Logger;
-  /** Largest request body; default 1 MiB. */
+  /** Largest request body of the routes that name no cap of their own (routes.ts); default 64 KiB. */
   maxBodyBytes?: number;
 }
 
@@ -39,7 +44,8 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+/** The cap of a route that names none: a rule, a topic, a wait fit in a few KiB. */
+const DEFAULT_MAX_BODY = 64 * 1024;
 
 /** 127.0.0.0/8, ::1, and their IPv4-mapped IPv6 forms. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -80,13 +86,19 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const tooLarge = () => new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes, this route's cap`, undefined, { connection: 'close' });
+  // Refused before a byte is read when the client says how much it sends.
+  if (Number(req.headers['content-length'] ?? 0) > limit) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) {
-        reject(new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes`, undefined, { connection: 'close' }));
+        reject(tooLarge());
         req.resume();
         return;
       }
@@ -95,6 +107,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
     req.on('error', reject);
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
+      chunks.length = 0;
       if (text.trim() === '') return resolve(undefined);
       try {
         resolve(JSON.parse(text));
@@ -112,11 +125,16 @@ export async function startControlServer(target: ControlTarget, options: Control
   /** Aborted on close, so that long polls answer at once instead of holding the close. */
   const closing = new AbortController();
 
+  const hostRule = { allowRemote: options.allowRemote, allowedHosts: checkAllowedHosts(options.allowedHosts) };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     if (!options.allowRemote) {
       const why = notLocalReason(req.socket.remoteAddress, req.headers.origin);
       if (why) throw new HttpError(403, 'forbidden', why);
     }
+    // 421 (RFC 9110 §15.5.20): the request names an authority this server does not answer for.
+    const misdirected = misdirectedReason(req.headers.host, hostRule);
+    if (misdirected) throw new HttpError(421, 'misdirected_host', misdirected, 'Host', { connection: 'close' });
     if (options.token !== undefined && !hasToken(req.headers.authorization, options.token)) {
       throw new HttpError(401, 'unauthorized', 'a valid token is required: Authorization: Bearer <token>', undefined, { 'www-authenticate': 'Bearer realm="kafkaesque"' });
     }
@@ -131,7 +149,7 @@ export async function startControlServer(target: ControlTarget, options: Control
     for (const name of url.searchParams.keys()) {
       if (!entry.query?.includes(name)) throw new HttpError(400, 'bad_parameter', `unknown query parameter '${name}'${entry.query ? ` (expected ${entry.query.join(', ')})` : ''}`, name);
     }
-    const body = await readBody(req, Math.max(maxBody, entry.maxBodyBytes ?? 0));
+    const body = await readBody(req, entry.maxBodyBytes ?? maxBody);
     const gone = new AbortController();
     const onClose = () => gone.abort();
     res.on('close', onClose);
@@ -195,11 +213,11 @@ export async function startControlServer(target: ControlTarget, options: Control
  */
 export async function startControlServerFor(
   running: ControlTarget & { stop(): Promise<void> },
-  options: Pick<KafkaesqueOptions, 'controlHost' | 'controlPort' | 'controlToken' | 'controlAllowRemote'>,
+  options: Pick<KafkaesqueOptions, 'controlHost' | 'controlPort' | 'controlToken' | 'controlAllowRemote' | 'controlAllowedHosts'>,
   log: Logger,
 ): Promise<ControlServer> {
   try {
-    return await startControlServer(running, { host: options.controlHost, port: options.controlPort, token: options.controlToken, allowRemote: options.controlAllowRemote, log });
+    return await startControlServer(running, { host: options.controlHost, port: options.controlPort, token: options.controlToken, allowRemote: options.controlAllowRemote, allowedHosts: options.controlAllowedHosts, log });
   } catch (err) {
     await running.stop();
     throw err;

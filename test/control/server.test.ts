@@ -358,6 +358,15 @@ describe('HTTP errors', () => {
     expect(await get('/v1/topics/%E0%A4%A')).toMatchObject({ status: 400, body: { error: 'bad_parameter', field: 'name' } });
   });
 
+  test('each route has the body cap it needs: 64 KiB by default, more for the audit and a preset', async () => {
+    const big = JSON.stringify({ name: 'x', configs: { 'cleanup.policy': 'd'.repeat(100 * 1024) } });
+    expect(await call(kafka.controlUrl, 'POST', '/v1/topics', { raw: big })).toMatchObject({ status: 413, body: { error: 'body_too_large', message: expect.stringContaining('65536 bytes') } });
+    const audit = await call(kafka.controlUrl, 'POST', '/v1/audit', { body: { topics: ['start-topic'], processed: Array.from({ length: 20_000 }, (_, i) => `id-${i}`) } });
+    expect(audit).toMatchObject({ status: 200, body: { counts: { processed: 20_000, unmatched: 20_000 } } });
+    expect(audit.body.unmatched).toHaveLength(100);
+    expect((await call(kafka.controlUrl, 'POST', '/v1/presets/p/apply', { body: { preset: { name: 'p', description: 'd'.repeat(100 * 1024), rules: [] } } })).status).toBe(503);
+  });
+
   test('presets: listed and shown; apply needs the proxy; an unknown one is 404 (test/presets/ applies them)', async () => {
     const list = await get('/v1/presets');
     expect(list.status).toBe(200);
