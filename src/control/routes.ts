@@ -13,6 +13,8 @@ import { validatePreset, type Preset } from '../presets/validate.js';
 import { version } from '../version.js';
 import { HttpError, badParameter, kafkaError, notFound } from './errors.js';
 import type { ControlTarget } from './target.js';
+import { WaitTimeoutError, waitForCommitted, waitForGroup, waitForRecords, WAIT_DEFAULT_TIMEOUT_MS } from '../broker/waits.js';
+import type { GroupState } from '../broker/groups/group.js';
 import type { RouteKey, RouteParams, Routes } from './types.js';
 import { groupSummary, groupView, nodeView, partitionView, producerView, readRecords, topicSummary, topicView, transactionView } from './views.js';
 
@@ -47,6 +49,8 @@ export const EVENTS_MAX_LIMIT = 10_000;
 export const EVENTS_MAX_WAIT_MS = 30_000;
 export const FAULT_WAIT_DEFAULT_MS = 10_000;
 export const FAULT_WAIT_MAX_MS = 60_000;
+/** The longest wait of the topic and group wait routes. */
+export const WAIT_MAX_MS = 60_000;
 /** The audit's body carries every processed item: room for about a million ids. */
 export const AUDIT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 export const PRESET_MAX_BODY_BYTES = 1024 * 1024;
@@ -96,6 +100,22 @@ function stringMap(o: Record<string, unknown>, field: string): Record<string, st
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badParameter(field, 'expected an object of strings');
   for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') throw badParameter(`${field}.${k}`, 'expected a string');
   return v as Record<string, string>;
+}
+
+/** A wait's timeoutMs field: default 10 s, capped at 60 s (a long poll must not hold a connection for ever). */
+const waitTimeout = (o: Record<string, unknown>) => Math.min(WAIT_MAX_MS, optionalInt(o, 'timeoutMs', 0) ?? WAIT_DEFAULT_TIMEOUT_MS);
+
+const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead'];
+
+/** A long-poll wait of the cluster model: 408 with what was last seen when it runs out, 503 when the server closes under it. */
+async function waited<T>(signal: AbortSignal, wait: () => Promise<T>): Promise<T> {
+  try {
+    return await wait();
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) throw new HttpError(408, 'timeout', err.message);
+    if (signal.aborted) throw new HttpError(503, 'closing', 'the wait ended: the client went away or the control API is closing');
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------- lookups
@@ -241,6 +261,17 @@ export const routes: RouteTable = {
     },
   },
 
+  'POST /v1/topics/:name/wait': {
+    handle: ({ target, params, body, signal }) => {
+      const cluster = modelOf(target);
+      const o = bodyObject(body, ['count', 'partition', 'timeoutMs']);
+      const count = optionalInt(o, 'count', 1);
+      if (count === undefined) throw badParameter('count', 'expected the number of records to wait for (>= 1)');
+      const partition = optionalInt(o, 'partition', 0);
+      return waited(signal, () => waitForRecords(cluster, params.name, count, { timeoutMs: waitTimeout(o), signal, ...(partition !== undefined ? { partition } : {}) }));
+    },
+  },
+
   'GET /v1/groups': {
     handle: ({ target }) => {
       const { groups } = modelOf(target);
@@ -254,6 +285,30 @@ export const routes: RouteTable = {
       const d = modelOf(target).groups.describe(params.id);
       if (!d) throw notFound(`group '${params.id}'`);
       return groupView(modelOf(target), d);
+    },
+  },
+
+  'POST /v1/groups/:id/wait': {
+    handle: ({ target, params, body, signal }) => {
+      const cluster = modelOf(target);
+      const o = bodyObject(body, ['state', 'lag', 'timeoutMs'], true);
+      if (o.state !== undefined && !GROUP_STATES.includes(o.state as GroupState)) throw badParameter('state', `expected one of ${GROUP_STATES.join(', ')}, got ${JSON.stringify(o.state)}`);
+      const lag = optionalInt(o, 'lag', 0);
+      return waited(signal, () => waitForGroup(cluster, params.id, { timeoutMs: waitTimeout(o), signal, ...(o.state !== undefined ? { state: o.state as GroupState } : {}), ...(lag !== undefined ? { lag } : {}) }));
+    },
+  },
+
+  'POST /v1/groups/:id/committed/wait': {
+    handle: ({ target, params, body, signal }) => {
+      const cluster = modelOf(target);
+      const o = bodyObject(body, ['topic', 'partition', 'offset', 'timeoutMs']);
+      if (typeof o.topic !== 'string' || o.topic === '') throw badParameter('topic', 'expected the topic name');
+      const partition = optionalInt(o, 'partition', 0);
+      if (partition === undefined) throw badParameter('partition', 'expected a whole number >= 0');
+      const offset = optionalInt(o, 'offset', 0);
+      if (offset === undefined) throw badParameter('offset', 'expected the offset to wait for (a whole number >= 0)');
+      const topic = o.topic;
+      return waited(signal, () => waitForCommitted(cluster, params.id, topic, partition, offset, { timeoutMs: waitTimeout(o), signal }));
     },
   },
 
