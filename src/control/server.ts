@@ -3,7 +3,8 @@
 // the rest (body limit, JSON, auth, errors) is a few lines each here.
 //
 // Every request passes, in order: the locality check (403 for a remote
-// address or a browser's cross-origin request, unless allowRemote), the Host
+// address unless allowRemote, and for a browser's cross-origin request
+// always), the Host
 // check (421 for a name the API does not serve: host-check.ts, the
 // DNS-rebinding defence), the token (401), the route (404, or 405 with Allow), the query
 // names (400), the body (413 over the route's cap: 64 KiB for most, the
@@ -27,7 +28,7 @@ export interface ControlServerOptions {
   port?: number;
   /** When set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
-  /** Serve requests from non-loopback addresses and browser pages (off: 403). */
+  /** Serve requests from non-loopback addresses (off: 403). Cross-origin browser requests are refused either way. */
   allowRemote?: boolean;
   /** Host names (besides loopback addresses and localhost) the API answers for; `.example.com` allows a domain and its subdomains. */
   allowedHosts?: readonly string[];
@@ -55,11 +56,25 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '::1' || address === '0:0:0:0:0:0:0:1';
 }
 
-/** Why a request is refused as not local, or null. A browser page anywhere sends Origin: refusing it stops cross-site requests to 127.0.0.1. */
-export function notLocalReason(remoteAddress: string | undefined, origin: string | undefined): string | null {
+/** Why a request is refused as not local, or null: its remote address is not loopback. */
+export function notLocalReason(remoteAddress: string | undefined): string | null {
   if (!isLoopbackAddress(remoteAddress)) return `requests from ${remoteAddress ?? 'an unknown address'} are refused: the control API serves loopback only unless controlAllowRemote is set`;
-  if (origin !== undefined) return `browser requests (Origin: ${origin}) are refused unless controlAllowRemote is set`;
   return null;
+}
+
+/**
+ * Why a browser request is refused, or null. A page of another origin
+ * sends Origin: refusing it stops cross-site requests to 127.0.0.1 (and,
+ * with controlAllowRemote, to this host), which could not read an answer
+ * anyway (the API sends no CORS headers) but could stop a node or reset.
+ * The API's own origin (Origin: http://<Host>, a page the API served) is
+ * served; the Host check then decides whether that origin is really this
+ * server's (a rebound name is not).
+ */
+export function crossOriginReason(origin: string | undefined, host: string | undefined): string | null {
+  if (origin === undefined) return null;
+  if (host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`) return null;
+  return `browser requests from another origin (Origin: ${origin}) are refused: the control API serves no cross-origin requests`;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -128,10 +143,8 @@ export async function startControlServer(target: ControlTarget, options: Control
   const hostRule = { allowRemote: options.allowRemote, allowedHosts: checkAllowedHosts(options.allowedHosts) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    if (!options.allowRemote) {
-      const why = notLocalReason(req.socket.remoteAddress, req.headers.origin);
-      if (why) throw new HttpError(403, 'forbidden', why);
-    }
+    const why = (!options.allowRemote && notLocalReason(req.socket.remoteAddress)) || crossOriginReason(req.headers.origin, req.headers.host);
+    if (why) throw new HttpError(403, 'forbidden', why);
     // 421 (RFC 9110 §15.5.20): the request names an authority this server does not answer for.
     const misdirected = misdirectedReason(req.headers.host, hostRule);
     if (misdirected) throw new HttpError(421, 'misdirected_host', misdirected, 'Host', { connection: 'close' });

@@ -58,6 +58,8 @@ test('a DNS-rebinding request (Host: attacker.example, no Origin) is refused wit
   expect(answer.body.message).toContain('--control-allowed-host attacker.example');
   // Every route, with or without a token: the check comes first.
   expect((await raw(port, 'attacker.example', '/v1/topics')).status).toBe(421);
+  // Its same-origin requests that carry Origin (a POST does) pass the Origin check as same-origin, and stop here.
+  expect((await raw(port, `attacker.example:${port}`, '/v1/topics', `Origin: http://attacker.example:${port}\r\n`)).status).toBe(421);
   expect((await raw(port, 'localhost.attacker.example')).status).toBe(421);
   expect((await raw(port, '127.0.0.1.nip.io')).status).toBe(421);
 });
