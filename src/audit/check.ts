@@ -12,7 +12,7 @@ import type { ChaosEvent } from '../chaos/api.js';
 import { afterClause, concerning, recordName, recordsName, times } from './describe.js';
 import { visible, type LogRecord } from './log-records.js';
 import type { JournalEntry } from './produce-journal.js';
-import { ANOMALY_KINDS, type Anomaly, type AnomalyKind, type AuditReport, type ProcessedItem, type RecordRef, type SentItem } from './types.js';
+import { ANOMALY_KINDS, type Anomaly, type AnomalyKind, type AuditReport, type ItemList, type ProcessedItem, type RecordRef, type SentItem } from './types.js';
 
 export interface PartitionEvidence {
   topic: string;
@@ -27,8 +27,9 @@ export interface Evidence {
   topics: string[];
   partitions: PartitionEvidence[];
   events: readonly ChaosEvent[];
-  processed: readonly ProcessedItem[];
-  sent?: readonly SentItem[];
+  /** In processing order; an array, or the control API's compact list. */
+  processed: ItemList<ProcessedItem>;
+  sent?: ItemList<SentItem>;
 }
 
 interface Resolved {
@@ -109,17 +110,20 @@ export function check(ev: Evidence): AuditReport {
   // processed id, the furthest offset read per partition, the last record per
   // consumer and partition, and the anomalies found. Anomalies go into lists
   // per check, joined in the report's order at the end.
-  const resolve = (item: ProcessedItem, index: number): Resolved | string => {
+  /** The stored record an item names, or null. */
+  const resolve = (item: ProcessedItem, index: number): Resolved | null => {
     if (typeof item === 'string') {
       const copies = byId.get(item);
-      if (!copies) return `id '${item}' is not stored in the audited topics (${ev.topics.join(', ')})`;
-      return { index, id: item, rec: copies.find(visible) ?? copies[0]!, located: false };
+      return copies ? { index, id: item, rec: copies.find(visible) ?? copies[0]!, located: false } : null;
     }
-    const key = tpKey(item.topic, item.partition);
-    if (!byTp.has(key)) return `${item.topic}-${item.partition} is not an audited partition (topics: ${ev.topics.join(', ')})`;
-    const rec = byOffset.get(key)!.get(item.offset);
-    if (!rec) return `no data record at ${item.topic}-${item.partition} offset ${item.offset}`;
-    return { index, id: item.id ?? rec.id, rec, located: true, ...(item.consumer !== undefined ? { consumer: item.consumer } : {}) };
+    const rec = byOffset.get(tpKey(item.topic, item.partition))?.get(item.offset);
+    return rec ? { index, id: item.id ?? rec.id, rec, located: true, ...(item.consumer !== undefined ? { consumer: item.consumer } : {}) } : null;
+  };
+  /** Why an item resolves to nothing (said only for the items listed). */
+  const unmatchedReason = (item: ProcessedItem): string => {
+    if (typeof item === 'string') return `id '${item}' is not stored in the audited topics (${ev.topics.join(', ')})`;
+    if (!byTp.has(tpKey(item.topic, item.partition))) return `${item.topic}-${item.partition} is not an audited partition (topics: ${ev.topics.join(', ')})`;
+    return `no data record at ${item.topic}-${item.partition} offset ${item.offset}`;
   };
   const processingKey = (r: Resolved) => r.id ?? `@${tpKey(r.rec.topic, r.rec.partition)}:${r.rec.offset}`;
   const abortedReads: Anomaly[] = [];
@@ -129,10 +133,10 @@ export function check(ev: Evidence): AuditReport {
   let unmatchedCount = 0;
   const readUpTo = new Map<string, number>();
   const position = new Map<string, LogRecord>();
-  ev.processed.forEach((item, index) => {
+  const walk = (item: ProcessedItem, index: number) => {
     const r = resolve(item, index);
-    if (typeof r === 'string') {
-      if (unmatchedCount++ < UNMATCHED_LISTED) unmatched.push({ index, item, reason: r });
+    if (r === null) {
+      if (unmatchedCount++ < UNMATCHED_LISTED) unmatched.push({ index, item, reason: unmatchedReason(item) });
       return;
     }
     const key = processingKey(r);
@@ -168,17 +172,18 @@ export function check(ev: Evidence): AuditReport {
     add(polls, 'poll-skip', r.rec, { offsets: skipped.map((x) => x.offset), records: skipped.map(ref), ...(r.id !== null ? { id: r.id } : {}), ...(r.consumer !== undefined ? { consumer: r.consumer } : {}) },
       `${who || 'the consumer '}skipped ${skipped.length === 1 ? 'offset' : `${skipped.length} offsets`} ${list} of ${tp}, going from offset ${prev.offset} to ${r.rec.offset} (item ${r.index})`,
       { recs: [prev, ...skipped, r.rec], consumers: [r.consumer], processing: true });
-  });
+  };
+  for (let index = 0; index < ev.processed.length; index++) walk(ev.processed.at(index)!, index);
 
   // ---- duplicate: processed more than once (a second pass collects the items of those only)
   const processingDuplicates: Anomaly[] = [];
   const repeated = new Map<string, Resolved[]>();
   for (const [key, n] of processedCount) if (n > 1) repeated.set(key, []);
   if (repeated.size) {
-    ev.processed.forEach((item, index) => {
-      const r = resolve(item, index);
-      if (typeof r !== 'string') repeated.get(processingKey(r))?.push(r);
-    });
+    for (let index = 0; index < ev.processed.length; index++) {
+      const r = resolve(ev.processed.at(index)!, index);
+      if (r !== null) repeated.get(processingKey(r))?.push(r);
+    }
   }
   for (const list of repeated.values()) {
     const first = list[0]!;
@@ -233,7 +238,8 @@ export function check(ev: Evidence): AuditReport {
   // ---- non-monotonic send, from the application's send order: a later id stored before an earlier one
   if (ev.sent) {
     const last = new Map<string, { id: string; rec: LogRecord }>();
-    for (const item of ev.sent) {
+    for (let i = 0; i < ev.sent.length; i++) {
+      const item = ev.sent.at(i)!;
       const id = typeof item === 'string' ? item : item.id;
       const producer = typeof item === 'string' ? '' : (item.producer ?? '');
       const rec = byId.get(id)?.find(visible);

@@ -36,6 +36,12 @@ export interface ProcessedRecord {
   consumer?: string;
 }
 
+/** A read-only list, as an array is: what the checker walks (the control API keeps a large report in its body's bytes, see compact-body.ts). */
+export interface ItemList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
 /** One processed message: its id, or where it came from. Listed in processing order. */
 export type ProcessedItem = string | ProcessedRecord;
 
@@ -51,6 +57,12 @@ export interface AuditInput<I extends IdFrom = IdFrom> {
   processed: ProcessedItem[];
   /** Optional: what the application sent, in sending order (enables the send-order check by id). */
   sent?: SentItem[];
+}
+
+/** An audit input once checked: the lists may be any ItemList. */
+export interface CheckedAuditInput extends Omit<AuditInput, 'processed' | 'sent'> {
+  processed: ItemList<ProcessedItem>;
+  sent?: ItemList<SentItem>;
 }
 
 export type AnomalyKind = 'lost-write' | 'unseen' | 'duplicate' | 'aborted-read' | 'poll-skip' | 'non-monotonic-poll' | 'non-monotonic-send';

@@ -5,7 +5,8 @@
 // throw HttpError for everything else. server.ts owns the HTTP plumbing.
 import type { Cluster } from '../broker/cluster.js';
 import type { ChaosController, FaultRuleInput } from '../chaos/api.js';
-import { auditDelivery } from '../audit/audit.js';
+import { auditChecked } from '../audit/audit.js';
+import { parseAuditBody } from '../audit/compact-body.js';
 import { AuditInputError, validateAuditInput } from '../audit/validate.js';
 import { applyPreset } from '../presets/apply.js';
 import { findPreset, listPresets } from '../presets/load.js';
@@ -24,7 +25,7 @@ export interface RequestContext<K extends RouteKey> {
   params: RouteParams<K>;
   /** Only the names the route lists in `query` reach here (others are a 400). */
   query: URLSearchParams;
-  /** Parsed JSON, or undefined for an empty body. */
+  /** Parsed JSON, or undefined for an empty body; the bytes (a Buffer) for a route with rawBody. */
   body: unknown;
   /** Aborted when the client goes away or the server closes (long polls stop waiting). */
   signal: AbortSignal;
@@ -37,6 +38,8 @@ export interface RouteEntry<K extends RouteKey> {
   status?: number;
   /** This route's body cap, instead of the server's (64 KiB): the audit's processed list, a user's preset. */
   maxBodyBytes?: number;
+  /** The handler gets the body's bytes (a Buffer) and parses them itself. */
+  rawBody?: boolean;
   handle(ctx: RequestContext<K>): Routes[K]['response'] | Promise<Routes[K]['response']>;
 }
 
@@ -395,10 +398,19 @@ export const routes: RouteTable = {
 
   'POST /v1/audit': {
     maxBodyBytes: AUDIT_MAX_BODY_BYTES,
+    // Millions of ids stay in the body's bytes, not one heap string each (compact-body.ts).
+    rawBody: true,
     handle: ({ target, body }) => {
+      let parsed: unknown;
+      try {
+        parsed = parseAuditBody(body as Buffer);
+      } catch (err) {
+        if (err instanceof SyntaxError) throw new HttpError(400, 'bad_json', `the body is not JSON: ${err.message}`);
+        throw err;
+      }
       try {
         // No functions over HTTP: idFrom is 'key' or { header }.
-        return auditDelivery({ cluster: modelOf(target), chaos: target.chaos }, validateAuditInput(body, false));
+        return auditChecked({ cluster: modelOf(target), chaos: target.chaos }, validateAuditInput(parsed, false));
       } catch (err) {
         if (err instanceof AuditInputError) throw badParameter(err.field, err.reason);
         throw err;

@@ -100,37 +100,44 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
   return status;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** The body's bytes, up to `limit` (413 beyond): in one buffer of the announced length when there is one, so that a large body is not also held as chunks. */
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const tooLarge = () => new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes, this route's cap`, undefined, { connection: 'close' });
-  // Refused before a byte is read when the client says how much it sends.
-  if (Number(req.headers['content-length'] ?? 0) > limit) {
+  const announced = Number(req.headers['content-length'] ?? NaN);
+  if (announced > limit) {
     req.resume();
     return Promise.reject(tooLarge());
   }
   return new Promise((resolve, reject) => {
+    let whole = Number.isSafeInteger(announced) ? Buffer.allocUnsafe(announced) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
+      if (size + c.length > (whole?.length ?? limit)) {
         reject(tooLarge());
         req.resume();
         return;
       }
-      chunks.push(c);
+      if (whole) c.copy(whole, size);
+      else chunks.push(c);
+      size += c.length;
     });
     req.on('error', reject);
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      chunks.length = 0;
-      if (text.trim() === '') return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch (e) {
-        reject(new HttpError(400, 'bad_json', `the body is not JSON: ${(e as Error).message}`));
-      }
+      if (!whole) whole = Buffer.concat(chunks);
+      resolve(size === whole.length ? whole : whole.subarray(0, size));
     });
   });
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = (await readRawBody(req, limit)).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, 'bad_json', `the body is not JSON: ${(e as Error).message}`);
+  }
 }
 
 export async function startControlServer(target: ControlTarget, options: ControlServerOptions): Promise<ControlServer> {
@@ -158,11 +165,12 @@ export async function startControlServer(target: ControlTarget, options: Control
       if (allowed.length) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`, undefined, { allow: allowed.join(', ') });
       throw new HttpError(404, 'unknown_route', `no route ${method} ${url.pathname}; see docs/control-api.md`);
     }
-    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; maxBodyBytes?: number; handle(ctx: RequestContext<RouteKey>): unknown };
+    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; maxBodyBytes?: number; rawBody?: boolean; handle(ctx: RequestContext<RouteKey>): unknown };
     for (const name of url.searchParams.keys()) {
       if (!entry.query?.includes(name)) throw new HttpError(400, 'bad_parameter', `unknown query parameter '${name}'${entry.query ? ` (expected ${entry.query.join(', ')})` : ''}`, name);
     }
-    const body = await readBody(req, entry.maxBodyBytes ?? maxBody);
+    const cap = entry.maxBodyBytes ?? maxBody;
+    const body = entry.rawBody ? await readRawBody(req, cap) : await readBody(req, cap);
     const gone = new AbortController();
     const onClose = () => gone.abort();
     res.on('close', onClose);

@@ -364,6 +364,8 @@ describe('HTTP errors', () => {
     const audit = await call(kafka.controlUrl, 'POST', '/v1/audit', { body: { topics: ['start-topic'], processed: Array.from({ length: 20_000 }, (_, i) => `id-${i}`) } });
     expect(audit).toMatchObject({ status: 200, body: { counts: { processed: 20_000, unmatched: 20_000 } } });
     expect(audit.body.unmatched).toHaveLength(100);
+    expect(await call(kafka.controlUrl, 'POST', '/v1/audit', { raw: '{"processed":["a"' })).toMatchObject({ status: 400, body: { error: 'bad_json' } });
+    expect(await call(kafka.controlUrl, 'POST', '/v1/audit', { raw: '{"processed":["a", nope]}' })).toMatchObject({ status: 400, body: { error: 'bad_parameter', field: 'processed[1]' } });
     expect((await call(kafka.controlUrl, 'POST', '/v1/presets/p/apply', { body: { preset: { name: 'p', description: 'd'.repeat(100 * 1024), rules: [] } } })).status).toBe(503);
   });
 

@@ -3,6 +3,7 @@
 // (ControlClient, long-poll routes), against kafkajs producers and a kafkajs
 // consumer group over real sockets through the proxy. Each wait is started
 // before what it waits for happens, so that it must be woken by the event.
+import { setMaxListeners } from 'node:events';
 import type { Consumer, Kafka } from 'kafkajs';
 import { ControlClient, ControlError, startCluster, WaitTimeoutError, type RunningCluster } from '../../src/index.js';
 import { createTopics, kafkajs } from '../support/kafkajs.js';
@@ -129,6 +130,7 @@ describe('in the library', () => {
     const listeners = () => kafka.cluster.groups.listenerCount('offsets-committed') + kafka.cluster.listenerCount('records-appended');
     const before = listeners();
     const ac = new AbortController();
+    setMaxListeners(100, ac.signal);
     const waits = Array.from({ length: 20 }, (_, i) => [kafka.waitForCommitted('x', 't', 0, 1, { signal: ac.signal }), kafka.waitForGroup('x', { signal: ac.signal, lag: 0 }), kafka.waitForRecords(`t-${i}`, 1, { signal: ac.signal })]).flat();
     ac.abort(new Error('test over'));
     for (const w of waits) expect((await rejection(w)).message).toBe('test over');
