@@ -49,7 +49,7 @@ export interface RunningCluster {
   readonly proxy: boolean;
   /** With `tls`, the PEM CA certificate clients trust and the server certificate presented, and what clients must present (docs/security.md); null without TLS. */
   readonly tls: TlsInfo | null;
-  /** Resolves once the group is Stable (or `state`) and, with `lag`, its total lag is at most that (docs/library.md#waits). */
+  /** Resolves once the group is Stable (or `state`) and, with `lag`, its total lag is at most that (docs/library.md#waits-instead-of-sleeps). */
   waitForGroup(groupId: string, options?: WaitForGroupOptions): Promise<GroupProgress>;
   /** Resolves once the topic (or `partition`) holds at least `count` data records below the high watermark. */
   waitForRecords(topic: string, count: number, options?: WaitOptions & { partition?: number }): Promise<RecordsProgress>;
