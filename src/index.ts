@@ -83,4 +83,19 @@ export type {
   AppliedPreset,
   ApplyPresetRequest,
   AuditRequest,
+  WaitForRecordsRequest,
+  WaitForCommittedRequest,
+  WaitForGroupRequest,
 } from './control/types.js';
+export {
+  waitForGroup,
+  waitForRecords,
+  waitForCommitted,
+  WaitTimeoutError,
+  type WaitOptions,
+  type WaitForGroupOptions,
+  type GroupProgress,
+  type GroupPartitionProgress,
+  type RecordsProgress,
+  type CommittedProgress,
+} from './broker/waits.js';

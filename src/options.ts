@@ -67,8 +67,10 @@ export interface KafkaesqueOptions {
   controlHost: string;
   /** When set, the control API requires `Authorization: Bearer <token>`. */
   controlToken?: string;
-  /** Let the control API serve non-loopback addresses and browser pages (bind controlHost elsewhere too). */
+  /** Let the control API serve non-loopback addresses (bind controlHost elsewhere too); cross-origin browser requests are refused either way. */
   controlAllowRemote: boolean;
+  /** Host names the control API answers for besides loopback addresses and localhost (its DNS-rebinding defence; `.example.com` allows a domain and its subdomains). docs/security.md. */
+  controlAllowedHosts?: string[];
   /** Topics created at start. */
   topics: TopicSpec[];
   /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */

@@ -24,6 +24,7 @@ import { attachProduceJournal } from './audit/produce-journal.js';
 import { resolvePreset } from './presets/load.js';
 import type { Preset } from './presets/validate.js';
 import type { ResetResult } from './control/types.js';
+import { waitForCommitted, waitForGroup, waitForRecords, type CommittedProgress, type GroupProgress, type RecordsProgress, type WaitForGroupOptions, type WaitOptions } from './broker/waits.js';
 
 export interface RunningCluster {
   /** Comma-separated host:port list of the live brokers, for client configs. */
@@ -58,6 +59,12 @@ export interface RunningCluster {
   readonly proxy: boolean;
   /** With `tls`, the PEM CA certificate clients trust and the server certificate presented, and what clients must present (docs/security.md); null without TLS. */
   readonly tls: TlsInfo | null;
+  /** Resolves once the group is Stable (or `state`) and, with `lag`, its total lag is at most that (docs/library.md#waits-instead-of-sleeps). */
+  waitForGroup(groupId: string, options?: WaitForGroupOptions): Promise<GroupProgress>;
+  /** Resolves once the topic (or `partition`) holds at least `count` data records below the high watermark. */
+  waitForRecords(topic: string, count: number, options?: WaitOptions & { partition?: number }): Promise<RecordsProgress>;
+  /** Resolves once the group's committed offset of topic-partition is at least `offset`. */
+  waitForCommitted(groupId: string, topic: string, partition: number, offset: number, options?: WaitOptions): Promise<CommittedProgress>;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
@@ -222,6 +229,9 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       return control?.url ?? '';
     },
     reset: () => resetCluster(running, options.topics, startPresets, { coldStart: options.coldStart }),
+    waitForGroup: (groupId, o) => waitForGroup(cluster, groupId, o),
+    waitForRecords: (topic, count, o) => waitForRecords(cluster, topic, count, o),
+    waitForCommitted: (groupId, topic, partition, offset, o) => waitForCommitted(cluster, groupId, topic, partition, offset, o),
     stop: async () => {
       await control?.close();
       await direct?.stop();

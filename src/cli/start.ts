@@ -50,6 +50,7 @@ interface StartArgs {
   'control-host': string;
   'control-token'?: string;
   'control-allow-remote': boolean;
+  'control-allowed-host'?: string[];
   proxy: boolean;
   direct: boolean;
   upstream?: string;
@@ -138,6 +139,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('control-host', { type: 'string', default: defaultOptions.controlHost, describe: 'Address the control API binds to' })
       .option('control-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on the control API (default: $KAFKAESQUE_CONTROL_TOKEN)' })
       .option('control-allow-remote', { type: 'boolean', default: false, describe: 'Let the control API serve non-loopback clients' })
+      .option('control-allowed-host', { type: 'string', array: true, describe: 'A host name the control API answers for besides loopback and localhost (repeatable; .domain allows subdomains)' })
       .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
       .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
       .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
@@ -253,6 +255,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     // From the environment by default: a token on the command line shows in `ps`.
     controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
     controlAllowRemote: args['control-allow-remote'],
+    ...(args['control-allowed-host'] ? { controlAllowedHosts: args['control-allowed-host'] } : {}),
     logLevel: args['log-level'],
     prettyLogs: args['pretty-logs'],
     proxy: args.proxy,

@@ -36,6 +36,12 @@ import type {
   TransactionView,
   VersionInfo,
   WaitForFaultRequest,
+  WaitForCommittedRequest,
+  WaitForGroupRequest,
+  WaitForRecordsRequest,
+  CommittedProgress,
+  GroupProgress,
+  RecordsProgress,
 } from './types.js';
 
 /** A non-2xx answer (status > 0), or no answer at all (status 0, error 'unreachable' or 'timeout'). */
@@ -179,6 +185,11 @@ export class ControlClient {
     return (await this.request('GET /v1/topics/:name/partitions/:partition/producers', { params: { name: topic, partition } })).producers;
   }
 
+  /** Resolves once the topic (or `partition`) holds at least `count` data records below the high watermark; ControlError 'timeout' (408) otherwise, naming the count seen. */
+  waitForRecords(topic: string, count: number, options: Omit<WaitForRecordsRequest, 'count'> = {}): Promise<RecordsProgress> {
+    return this.request('POST /v1/topics/:name/wait', { params: { name: topic }, body: { count, ...options } });
+  }
+
   /** Elects a new leader (the next in-sync replica, or `to`); the leader epoch goes up. */
   moveLeader(topic: string, partition: number, options: MoveLeaderRequest = {}): Promise<LeaderChangeView> {
     return this.request('POST /v1/topics/:name/partitions/:partition/leader', { params: { name: topic, partition }, body: options });
@@ -192,6 +203,21 @@ export class ControlClient {
 
   group(groupId: string): Promise<GroupView> {
     return this.request('GET /v1/groups/:id', { params: { id: groupId } });
+  }
+
+  /**
+   * Resolves once the group is Stable (or `state`) and, with `lag`, its total
+   * lag is at most that: `{ lag: 0 }` = committed up to the high watermark of
+   * every partition it consumes. ControlError 'timeout' (408) names what was
+   * last seen.
+   */
+  waitForGroup(groupId: string, options: WaitForGroupRequest = {}): Promise<GroupProgress> {
+    return this.request('POST /v1/groups/:id/wait', { params: { id: groupId }, body: options });
+  }
+
+  /** Resolves once the group's committed offset of topic-partition is at least `offset`; ControlError 'timeout' (408) otherwise ("group g committed orders-0 at 3, waiting for 5"). */
+  waitForCommitted(groupId: string, topic: string, partition: number, offset: number, options: Pick<WaitForCommittedRequest, 'timeoutMs'> = {}): Promise<CommittedProgress> {
+    return this.request('POST /v1/groups/:id/committed/wait', { params: { id: groupId }, body: { topic, partition, offset, ...options } });
   }
 
   async transactions(): Promise<TransactionView[]> {
