@@ -7,7 +7,7 @@ import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
 import { createLogger } from './logger.js';
-import { resolveOptions, type KafkaesqueOptions } from './options.js';
+import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
 import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
@@ -102,7 +102,14 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     fetchLimits: { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity },
     policy: options.proxy ? { idleMs: options.connectionsMaxIdleMs } : clientPolicy,
   });
-  await server.start();
+  const listenOption = options.ports ? 'ports' : 'port';
+  try {
+    await server.start();
+  } catch (err) {
+    chaos.close();
+    // Behind the proxy the brokers take free loopback ports; without it, the configured ones.
+    throw options.proxy ? err : new ListenError(listenOption, err as Error);
+  }
   const proxy = options.proxy
     ? new ChaosProxy({
         cluster,
@@ -122,7 +129,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   } catch (err) {
     await server.stop();
     chaos.close();
-    throw err;
+    throw new ListenError(listenOption, err as Error);
   }
   for (const t of options.topics) {
     const r = cluster.createTopic(t.name, { numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs });
@@ -145,7 +152,6 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     throw err;
   }
   const address = (id: number) => `${cluster.nodes.get(id)!.host}:${cluster.nodes.get(id)!.port}`;
-  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, seed }, 'kafkaesque cluster ready');
   let control: ControlServer | undefined;
   const running: RunningCluster = {
     get bootstrap() {
@@ -180,6 +186,13 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       cluster.groups.shutdown();
     },
   };
-  control = await startControlServerFor(running, options, log);
+  // Every listener, the control API's too, is bound before the cluster says it is ready.
+  try {
+    control = await startControlServerFor(running, options, log);
+  } catch (err) {
+    await running.stop();
+    throw new ListenError('controlPort', err as Error);
+  }
+  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, seed, controlUrl: control.url }, 'kafkaesque cluster ready');
   return running;
 }
