@@ -260,7 +260,7 @@ export function checkOption(key: OptionKey, value: unknown): { key: string; valu
   } catch (err) {
     // validateTlsOptions throws "tls.<field> <why>": keep the field in the key.
     const message = (err as Error).message;
-    const field = /^(\w+(?:\.\w+)?):? (.*)$/s.exec(message);
+    const field = /^(\w+\.\w+):? ((?:must|unknown) .*)$/s.exec(message);
     if (field && field[1]!.startsWith(`${key}.`)) return { key: field[1]!, value: (value as Record<string, unknown>)[field[1]!.slice(key.length + 1)], reason: field[2]! };
     return { key, value, reason: message };
   }
