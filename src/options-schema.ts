@@ -27,8 +27,11 @@ import {
   union,
   type BaseIssue,
   type GenericSchema,
+  type InferOutput,
   type ObjectEntries,
 } from 'valibot';
+import type { Clock } from './broker/clock.js';
+import type { Logger } from './logger.js';
 import type { KafkaesqueOptions } from './options.js';
 import { validateTlsOptions } from './server/tls.js';
 import { SASL_MECHANISMS } from './server/sasl/authenticator.js';
@@ -172,8 +175,8 @@ const tls = custom<true | object>(
   (issue) => `must be true or { cert?, key?, ca?, clientAuth?, clientCa? }${got(issue)}`,
 );
 
-const methods = (names: string[], what: string) =>
-  custom((v) => typeof v === 'object' && v !== null && names.every((n) => typeof (v as Record<string, unknown>)[n] === 'function'), (issue) => `must be ${what}${got(issue)}`);
+const methods = <T>(names: string[], what: string) =>
+  custom<T>((v) => typeof v === 'object' && v !== null && names.every((n) => typeof (v as Record<string, unknown>)[n] === 'function'), (issue) => `must be ${what}${got(issue)}`);
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -215,8 +218,8 @@ export const optionSchemas = {
   controlAllowRemote: flag,
   topics: array(topic, (issue) => `must be an array of topics { name, partitions?, replicationFactor?, configs? }${got(issue)}`),
   presets: texts,
-  clock: methods(['now', 'setTimer'], 'a clock with now() and setTimer()'),
-  logger: methods(['info', 'warn', 'error', 'debug', 'child'], 'a pino logger (info, warn, error, debug, child)'),
+  clock: methods<Clock>(['now', 'setTimer'], 'a clock with now() and setTimer()'),
+  logger: methods<Logger>(['info', 'warn', 'error', 'debug', 'child'], 'a pino logger (info, warn, error, debug, child)'),
   logLevel: picklist(LOG_LEVELS, (issue) => `must be one of ${LOG_LEVELS.join(', ')}${got(issue)}`),
   prettyLogs: flag,
   proxy: flag,
@@ -226,6 +229,11 @@ export const optionSchemas = {
 } satisfies { [K in keyof KafkaesqueOptions]-?: GenericSchema };
 
 export type OptionKey = keyof typeof optionSchemas;
+
+/** Compile-time check that each schema gives its option's type: a mismatch names the key here. */
+type Mismatched = { [K in OptionKey]: InferOutput<(typeof optionSchemas)[K]> extends NonNullable<KafkaesqueOptions[K]> ? never : K }[OptionKey];
+const schemasMatchTheOptions: [Mismatched] extends [never] ? true : Mismatched = true;
+void schemasMatchTheOptions;
 export const OPTION_KEYS = Object.keys(optionSchemas) as OptionKey[];
 
 /** [min, max] of a whole-number option (or of the items of a list of them), for --help and flag checks. */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import type { FaultRule, FaultRuleInput, RuleTrigger } from '../chaos/api.js';
 import { clientFor, clientOptions, print, printJson, RejectedInputError, run, UsageError, type ClientArgs } from './common.js';
-import { wholeFlag } from './flags.js';
+import { parseWhole, wholeFlag } from './flags.js';
 import { MAX_INT32 } from '../options-schema.js';
 import { hasRuleFlags, ruleFromFlags, type RuleFlags } from './rule-flags.js';
 
@@ -52,7 +52,7 @@ const add: CommandModule<object, AddArgs> = {
       .option('api', { type: 'string', array: true, describe: 'match.api: Kafka API name(s) or key(s)' })
       .option('topic', { type: 'string', describe: 'match.topic' })
       .option('partition', wholeFlag('partition', 'match.partition (with --topic)', [0, MAX_INT32]))
-      .option('node', { type: 'number', array: true, describe: 'match.nodeId: node(s) the request goes to' })
+      .option('node', { type: 'string', array: true, describe: 'match.nodeId: node(s) the request goes to (repeatable) [0..2147483647]', coerce: (ids: unknown[]) => ids.map((id) => parseWhole('--node', id, [0, MAX_INT32])) })
       .option('client-id', { type: 'string', describe: 'match.clientId' })
       .option('group', { type: 'string', describe: 'match.groupId' })
       .option('transactional-id', { type: 'string', describe: 'match.transactionalId' })

@@ -79,10 +79,12 @@ describe('fault', () => {
       cli(['fault']),
       cli(['fault', 'list'], {}),
       cli(['frobnicate']),
+      cli(['fault', 'add', '--action', 'close', '--node', '0', '--node', 'x']),
     ]);
     for (const r of usage) expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^kafkaesque: .*\n(.|\n)*--help/) });
     expect(usage[4]!.stderr).toMatch(/--times abc: must be a whole number from 1 to 2147483647/);
     expect(usage[7]!.stderr).toMatch(/KAFKAESQUE_URL/);
+    expect(usage[9]!.stderr).toMatch(/^kafkaesque: --node x: must be a whole number from 0 to 2147483647/);
     expect(kafka.chaos.rules()).toEqual([]);
   });
 
