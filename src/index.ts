@@ -1,7 +1,8 @@
 // kafkaesque's public API.
 export { startCluster, type RunningCluster } from './start.js';
 export { startProxy, type RunningProxy, type ProxyOptions } from './chaos/upstream-start.js';
-export { defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
+export { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
+export { OptionsError, optionSchemas } from './options-schema.js';
 export { Cluster, type BrokerNode, type Topic, type LeaderChange } from './broker/cluster.js';
 export { Partition } from './broker/partition.js';
 export { ManualClock, systemClock, type Clock } from './broker/clock.js';

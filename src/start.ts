@@ -7,7 +7,7 @@ import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
 import { createLogger } from './logger.js';
-import { resolveOptions, type KafkaesqueOptions } from './options.js';
+import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
 import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
@@ -122,7 +122,14 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     fetchLimits,
     policy: options.proxy ? { idleMs: options.connectionsMaxIdleMs } : clientPolicy,
   });
-  await server.start();
+  const listenOption = options.ports ? 'ports' : 'port';
+  try {
+    await server.start();
+  } catch (err) {
+    chaos.close();
+    // Behind the proxy the brokers take free loopback ports; without it, the configured ones.
+    throw options.proxy ? err : new ListenError(listenOption, err as Error);
+  }
   const proxy = options.proxy
     ? new ChaosProxy({
         cluster,
@@ -162,10 +169,11 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     await proxy?.start();
     await direct?.start();
   } catch (err) {
+    await direct?.stop();
     await proxy?.stop();
     await server.stop();
     chaos.close();
-    throw err;
+    throw new ListenError(listenOption, err as Error);
   }
   if (!options.coldStart) createCoordinatorTopics(cluster);
   for (const t of options.topics) {
@@ -195,7 +203,6 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     const at = listeners.endpoint(id)!;
     return `${at.host}:${at.port}`;
   };
-  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed }, 'kafkaesque cluster ready');
   let control: ControlServer | undefined;
   const running: RunningCluster = {
     get bootstrap() {
@@ -241,6 +248,13 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       cluster.groups.shutdown();
     },
   };
-  control = await startControlServerFor(running, options, log);
+  // Every listener, the control API's too, is bound before the cluster says it is ready.
+  try {
+    control = await startControlServerFor(running, options, log);
+  } catch (err) {
+    await running.stop();
+    throw new ListenError('controlPort', err as Error);
+  }
+  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed, controlUrl: control.url }, 'kafkaesque cluster ready');
   return running;
 }

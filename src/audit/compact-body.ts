@@ -1,6 +1,6 @@
 // The audit's HTTP body, read compactly. A report of millions of processed
 // ids parsed by JSON.parse costs ~50 bytes of heap per id on top of the
-// body; here the `processed` and `sent` lists stay in the body's bytes, and
+// body; here the `processed`, `sent` and `acknowledged` lists stay in the body's bytes, and
 // only where each item starts and ends is kept (8 bytes an item). An item
 // becomes a value when it is read (`at(i)`), and is garbage again at once.
 // The other fields are small and parsed as usual.
@@ -147,7 +147,7 @@ export function parseAuditBody(body: Buffer): unknown {
       const key = JSON.parse(body.toString('utf8', keyStart, s.pos)) as string;
       s.expect(':');
       s.space();
-      if ((key === 'processed' || key === 'sent') && body[s.pos] === 0x5b) {
+      if ((key === 'processed' || key === 'sent' || key === 'acknowledged') && body[s.pos] === 0x5b) {
         const list = new JsonSpanList(body, key);
         s.pos++;
         s.space();

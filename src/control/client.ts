@@ -78,13 +78,33 @@ export type RequestInput<K extends RouteKey> = ([ParamNames<PathOf<K>>] extends 
 
 type InputArgs<K extends RouteKey> = object extends RequestInput<K> ? [input?: RequestInput<K>] : [input: RequestInput<K>];
 
+/**
+ * The base URL of a control API as given: `http://127.0.0.1:35029`, or
+ * `127.0.0.1:35029` / `localhost:35029` without a scheme (taken as http://,
+ * the scheme kafkaesque serves). Anything that is not an http(s) URL then is
+ * refused with what to give instead.
+ */
+export function controlBaseUrl(input: string): string {
+  const text = String(input).trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new TypeError(`control URL ${JSON.stringify(input)} is not a URL: give http://host:port, as kafkaesque start prints it (controlUrl)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`control URL ${JSON.stringify(input)}: the control API speaks http, not ${url.protocol.slice(0, -1)}: give http://host:port`);
+  if (url.search || url.hash) throw new TypeError(`control URL ${JSON.stringify(input)}: give the base URL only, http://host:port, without ?query or #fragment`);
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export class ControlClient {
   readonly baseUrl: string;
   private readonly token?: string;
   private readonly timeoutMs: number;
 
   constructor(baseUrl: string, options: ControlClientOptions = {}) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.baseUrl = controlBaseUrl(baseUrl);
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
@@ -93,7 +113,11 @@ export class ControlClient {
   static fromEnv(env: NodeJS.ProcessEnv = process.env): ControlClient {
     const url = env.KAFKAESQUE_URL;
     if (!url) throw new Error('KAFKAESQUE_URL is not set: start kafkaesque (or its jest globalSetup) first');
-    return new ControlClient(url, { token: env.KAFKAESQUE_TOKEN || undefined });
+    try {
+      return new ControlClient(url, { token: env.KAFKAESQUE_TOKEN || undefined });
+    } catch (err) {
+      throw new TypeError(`KAFKAESQUE_URL: ${(err as Error).message}`);
+    }
   }
 
   /** Any route, typed by its key: `request('GET /v1/topics/:name', { params: { name: 'orders' } })`. */
