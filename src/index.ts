@@ -1,6 +1,6 @@
 // kafkaesque's public API.
 export { startCluster, type RunningCluster } from './start.js';
-export { startProxy, type RunningProxy, type ProxyOptions } from './chaos/upstream-start.js';
+export { startProxy, type RunningProxy, type ProxyOptions } from './start-proxy.js';
 export { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
 export { OptionsError, optionSchemas } from './options-schema.js';
 export { Cluster, type BrokerNode, type Topic, type LeaderChange } from './broker/cluster.js';

@@ -5,7 +5,7 @@
 import { OptionsError, defaultOptions, optionSchemas, startCluster, type KafkaesqueOptions } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
 import { MAX_BROKERS, closest, optionBounds } from '../src/options-schema.js';
-import { startProxy } from '../src/chaos/upstream-start.js';
+import { startProxy } from '../src/start-proxy.js';
 
 function refusal(fn: () => unknown): OptionsError {
   try {

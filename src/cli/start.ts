@@ -2,7 +2,7 @@
 // SIGTERM. With --json, one JSON line on stdout says it is ready.
 import type { CommandModule } from 'yargs';
 import { startCluster, type RunningCluster } from '../start.js';
-import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
+import { startProxy, type RunningProxy } from '../start-proxy.js';
 import { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
 import { OptionsError, type OptionKey } from '../options-schema.js';
 import { EXIT_FAILED, EXIT_USAGE, UsageError, describeFailure } from './common.js';

@@ -1,23 +1,24 @@
-// startProxy: upstream mode's entry point (docs/upstream.md). The chaos
+// startProxy: upstream mode's entry point (docs/upstream.md), the composition
+// root beside startCluster (./start.ts). The chaos
 // proxy in front of a Kafka cluster kafkaesque did not start, with the same
 // fault controller, presets and control API as startCluster, and no cluster
 // model: actions and control routes that need one are refused.
-import { systemClock } from '../broker/clock.js';
-import { createLogger } from '../logger.js';
-import { resolveTls, tlsServing, type TlsInfo } from '../server/tls.js';
-import { ListenError, resolveOptions, type KafkaesqueOptions } from '../options.js';
-import { OptionsError, checkOptions } from '../options-schema.js';
-import { applyPreset } from '../presets/apply.js';
-import { resolvePreset } from '../presets/load.js';
-import type { Preset } from '../presets/validate.js';
-import { startControlServerFor, type ControlServer } from '../control/server.js';
-import { HttpError } from '../control/errors.js';
-import type { ControlTarget, UpstreamTarget } from '../control/target.js';
-import type { ResetResult } from '../control/types.js';
-import type { ChaosController } from './api.js';
-import { ChaosEngine } from './controller.js';
-import { randomSeed } from './random.js';
-import { UpstreamProxy, parseBootstrap } from './upstream.js';
+import { systemClock } from './broker/clock.js';
+import { createLogger } from './logger.js';
+import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
+import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
+import { OptionsError, checkOptions } from './options-schema.js';
+import { applyPreset } from './presets/apply.js';
+import { resolvePreset } from './presets/load.js';
+import type { Preset } from './presets/validate.js';
+import { startControlServerFor, type ControlServer } from './control/server.js';
+import { HttpError } from './control/errors.js';
+import type { ControlTarget, UpstreamTarget } from './control/target.js';
+import type { ResetResult } from './control/types.js';
+import type { ChaosController } from './chaos/api.js';
+import { ChaosEngine } from './chaos/controller.js';
+import { randomSeed } from './chaos/random.js';
+import { UpstreamProxy, parseBootstrap } from './chaos/upstream.js';
 
 /** The options startProxy reads; `upstream` is required. */
 export type ProxyOptions = Partial<KafkaesqueOptions> & { upstream: string };
