@@ -4,8 +4,19 @@
 // event silently: a gap in seq means the ring overflowed.
 import type { Logger } from '../logger.js';
 import type { ChaosEvent } from './api.js';
+import { INTERNAL_TOPICS } from '../broker/topic-names.js';
 
 export const DEFAULT_EVENT_CAPACITY = 10_000;
+
+/**
+ * A leadership of __consumer_offsets or __transaction_state that moved: a
+ * stopped node moves dozens at once. Kept as events like any other, but
+ * logged at debug and left out of the shutdown line's count, so that a
+ * person reads "node 1 stopped" and not fifty lines about internal topics.
+ */
+export function isInternalLeaderChange(e: ChaosEvent): boolean {
+  return e.kind === 'leader-changed' && e.topic !== undefined && INTERNAL_TOPICS.has(e.topic);
+}
 
 /** What happened, in words: the message of the event's log line. */
 export function eventMessage(e: ChaosEvent): string {
@@ -54,7 +65,8 @@ export class EventLog {
     // The one log line of each cluster change (the cluster model emits them and
     // leaves the logging here) and each fault. pino's own `time` key would
     // clash with the event's: log it nested.
-    this.log?.info({ event }, eventMessage(event));
+    if (isInternalLeaderChange(event)) this.log?.debug({ event }, eventMessage(event));
+    else this.log?.info({ event }, eventMessage(event));
     for (const l of [...this.listeners]) {
       try {
         l(event);
