@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { SaslOptions } from './server/sasl/authenticator.js';
 import { validateTlsOptions, type TlsOptions } from './server/tls.js';
 import { isValidSeed } from './chaos/random.js';
+import type { PresetRef } from './presets/params.js';
 
 export interface TopicSpec {
   name: string;
@@ -71,8 +72,12 @@ export interface KafkaesqueOptions {
   controlAllowRemote: boolean;
   /** Topics created at start. */
   topics: TopicSpec[];
-  /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */
-  presets: string[];
+  /**
+   * Presets applied at start, in order: built-in names ('lost-ack') or paths
+   * of preset files, with parameter values as 'lost-ack?topic=orders' or
+   * { name: 'lost-ack', params: { topic: 'orders' } } (docs/presets.md). Needs the proxy.
+   */
+  presets: (string | PresetRef)[];
   /** Time source for every timeout; ManualClock in tests. */
   clock?: Clock;
   logger?: Logger;

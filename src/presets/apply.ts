@@ -5,11 +5,14 @@
 // added are removed again and the error names the file and `rules[i].<field>`.
 import { RuleValidationError, type ChaosController, type FaultRule } from '../chaos/api.js';
 import type { Preset } from './validate.js';
+import { bindParams, checkParamValues } from './params.js';
 
-export function applyPreset(chaos: ChaosController, preset: Preset): FaultRule[] {
+/** `params`: values for the preset's parameters (default: those it was resolved with); refused naming the preset and parameter. */
+export function applyPreset(chaos: ChaosController, preset: Preset, params: unknown = preset.args): FaultRule[] {
   const added: FaultRule[] = [];
+  const rules = bindParams(preset.rules, checkParamValues(preset, params));
   try {
-    preset.rules.forEach((rule, i) => {
+    rules.forEach((rule, i) => {
       try {
         added.push(chaos.addRule({ ...rule, description: rule.description ?? `${preset.name}: ${preset.description}` }));
       } catch (err) {
