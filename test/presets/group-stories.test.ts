@@ -4,7 +4,7 @@
 // offsets. Producer presets: stories.test.ts.
 import { applyPreset, resolvePreset } from '../../src/presets/index.js';
 import { groupHarness } from '../support/group-harness.js';
-import { messages } from '../support/kafkajs.js';
+import { createTopics, messages } from '../support/kafkajs.js';
 
 const h = groupHarness('preset-story', 8);
 const { setup, produce, consume, consumeCommitted, committed, until } = h;
@@ -109,5 +109,35 @@ test('rebalance-storm: the member is evicted on its group\'s first three commits
     expect(seen.length).toBeGreaterThan(10);
   } finally {
     await bounded(c.disconnect());
+  }
+});
+
+test('stalled-produce: the output of a client that consumes in a group is held, so an input committed before its acknowledgement has no output', async () => {
+  const input = 'story-stalled-in';
+  const output = 'story-stalled-out';
+  const groupId = 'story-stalled-group';
+  await setup(input, 3); // the test's own producer, before any consumer joined: not held
+  await createTopics(h.client, { topic: output, numPartitions: 1, replicationFactor: 1 });
+  const [rule] = applyPreset(h.kafka.chaos, resolvePreset('stalled-produce'));
+  expect(h.kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 0 });
+  const producer = h.client.producer();
+  await producer.connect();
+  const outputs: Promise<unknown>[] = [];
+  // The buggy transform: it sends its output and lets kafkajs commit the input without waiting for the answer.
+  const c = h.client.consumer({ groupId, maxWaitTimeInMs: 100 });
+  await c.connect();
+  await c.subscribe({ topic: input, fromBeginning: true });
+  await c.run({ eachMessage: async ({ message }) => void outputs.push(producer.send({ topic: output, messages: [{ value: message.value }] }).catch(() => {})) });
+  try {
+    await until('the input committed', () => committed(groupId, input) === 3);
+    await h.kafka.chaos.waitForFired(rule!.id, 1, 10_000);
+    expect(h.kafka.chaos.events().find((e) => e.ruleId === rule!.id)).toMatchObject({ api: 'Produce', topic: output, clientId: 'preset-story' });
+    // Every input is committed, and none of its outputs is in the log.
+    expect(h.kafka.cluster.partition(output, 0)!.logEndOffset).toBe(0);
+  } finally {
+    await bounded(c.disconnect());
+    h.kafka.chaos.clearRules(); // releases the held output
+    await Promise.all(outputs.map(bounded));
+    await bounded(producer.disconnect());
   }
 });

@@ -229,20 +229,6 @@ test('leader-flapping: leadership moves under an acks=1 producer, and what the o
   }
 });
 
-test('stalled-produce: the output is acknowledged only after retries, and a commit made before the acknowledgement covers nothing written', async () => {
-  const topic = 'story-stalled';
-  const { client, producer } = await producerFor(topic, {}, { requestTimeout: 30_000 });
-  const [rule] = applyPreset(kafka.chaos, resolvePreset({ name: 'stalled-produce', params: { topic } }));
-  let acked = false;
-  const send = producer.send({ topic, acks: -1, messages: [{ value: 'out' }] }).then(() => (acked = true), () => {});
-  await kafka.chaos.waitForFired(rule!.id, 2, 10_000);
-  // While the producer retries nothing is in the log: an input committed now would be lost.
-  expect(acked).toBe(false);
-  expect(await values(client, topic)).toEqual([]);
-  kafka.chaos.clearRules();
-  await send;
-});
-
 test('out-of-order-sequence: a producer without idempotence is never answered OUT_OF_ORDER_SEQUENCE_NUMBER', async () => {
   const topic = 'story-oos-plain';
   const { client, producer } = await producerFor(topic, { idempotent: false });
