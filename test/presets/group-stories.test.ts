@@ -62,21 +62,20 @@ const beforeFirstHeartbeat = (ruleId: string, groupId: string) => {
   return fault !== undefined && (heartbeat === undefined || fault.seq < heartbeat.seq);
 };
 
-test('redelivery: the group\'s first commit is refused and the group rebalances, so what it processed comes again, before its first Heartbeat', async () => {
+test('redelivery: the group\'s first commit finds its member evicted and is not stored, so what it processed comes again, before its first Heartbeat', async () => {
   const topic = 'story-redelivery';
   const groupId = 'story-redelivery-group';
   await setup(topic, 5);
-  const [rebalance, refuse] = applyPreset(h.kafka.chaos, resolvePreset({ name: 'redelivery', params: { group: groupId } }));
+  const [evict] = applyPreset(h.kafka.chaos, resolvePreset({ name: 'redelivery', params: { group: groupId } }));
   const seen: string[] = [];
   const c = await defaultMember(groupId, topic, seen);
   try {
     await until('the redelivered messages', () => seen.length >= 10);
     await until('the commit caught up', () => committed(groupId, topic) === 5);
     expect(seen).toEqual([...values(5), ...values(5)]);
-    expect(h.kafka.chaos.rule(rebalance!.id)).toMatchObject({ fired: 1 });
-    expect(h.kafka.chaos.rule(refuse!.id)).toMatchObject({ fired: 1 });
-    expect(h.kafka.chaos.events().find((e) => e.ruleId === rebalance!.id)).toMatchObject({ api: 'OffsetCommit', detail: { groupId, result: 'rebalancing' } });
-    expect(beforeFirstHeartbeat(refuse!.id, groupId)).toBe(true);
+    expect(h.kafka.chaos.rule(evict!.id)).toMatchObject({ fired: 1 });
+    expect(h.kafka.chaos.events().find((e) => e.ruleId === evict!.id)).toMatchObject({ api: 'OffsetCommit', detail: { groupId, result: 'evicted' } });
+    expect(beforeFirstHeartbeat(evict!.id, groupId)).toBe(true);
   } finally {
     await bounded(c.disconnect());
   }
@@ -85,10 +84,10 @@ test('redelivery: the group\'s first commit is refused and the group rebalances,
 test('redelivery aimed at one group leaves the others alone', async () => {
   const topic = 'story-redelivery-aimed';
   await setup(topic, 3);
-  const [, refuse] = applyPreset(h.kafka.chaos, resolvePreset('redelivery?group=/^app-/'));
+  const [evict] = applyPreset(h.kafka.chaos, resolvePreset('redelivery?group=/^app-/'));
   const seen = await consumeCommitted('checker-group', topic, 3);
   expect(seen).toEqual(values(3));
-  expect(h.kafka.chaos.rule(refuse!.id)).toMatchObject({ fired: 0, matched: 0 });
+  expect(h.kafka.chaos.rule(evict!.id)).toMatchObject({ fired: 0, matched: 0 });
 });
 
 test('rebalance-storm: the member is evicted on its group\'s first three commits or heartbeats, rejoins each time, and every record is processed', async () => {
