@@ -8,15 +8,24 @@ import { RuleValidationError } from '../chaos/api.js';
 import { validatePreset, type Preset } from './validate.js';
 import { checkParamValues, parsePresetRef, type PresetRef } from './params.js';
 
+function isPackageRoot(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'kafkaesque';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The package's presets/ folder. This module runs from src/presets/ (tests),
- * dist/presets/ (the library) or dist/cli.js (the bundled CLI): look upwards
- * for the folder that holds package.json and presets/.
+ * dist/presets/ (the library), dist/cjs/presets/ (its CommonJS copy) or
+ * dist/cli.js (the bundled CLI): look upwards for the folder that holds
+ * kafkaesque's package.json and presets/ (dist/cjs has a package.json too).
  */
 export function builtinPresetsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'presets'))) return join(dir, 'presets');
+  for (let i = 0; i < 5; i++) {
+    if (isPackageRoot(dir) && existsSync(join(dir, 'presets'))) return join(dir, 'presets');
     dir = dirname(dir);
   }
   throw new Error(`kafkaesque's presets/ folder was not found above ${fileURLToPath(import.meta.url)}`);

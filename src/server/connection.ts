@@ -7,7 +7,7 @@ import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
 import { MalformedFrameError, Reader, Writer } from '../protocol/primitives.js';
-import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type FetchLimits, type RequestContext } from '../broker/handlers/handler.js';
+import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type FetchLimits, type NodeAddress, type RequestContext } from '../broker/handlers/handler.js';
 import { SaslAuthenticator, type SaslConfig } from './sasl/authenticator.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Cluster } from '../broker/cluster.js';
@@ -30,6 +30,8 @@ export interface ConnectionOptions {
   authTimeoutMs?: number;
   /** Broker-side Fetch caps (fetch.max.bytes, records per fetch). */
   fetchLimits?: FetchLimits;
+  /** Where this connection's listener says a node is (RequestContext.endpoint). */
+  endpoint: (nodeId: number) => NodeAddress | null;
 }
 
 /**
@@ -150,6 +152,7 @@ export class Connection {
       sasl: this.sasl,
       supportedApis: () => registry.versions(),
       fetchLimits: this.options.fetchLimits,
+      endpoint: this.options.endpoint,
     };
     const finish = (result: unknown) => {
       if (result === NO_RESPONSE) this.responses.complete(slot, null);

@@ -140,3 +140,21 @@ test('stalled-produce: the output of a client that consumes in a group is held, 
     await bounded(producer.disconnect());
   }
 });
+
+test('coordinator-loading: the warm-up errors are retried; the group forms and consumes, and the idempotent producer gets its id', async () => {
+  const topic = 'story-loading';
+  const groupId = 'story-loading-group';
+  await setup(topic, 3);
+  const rules = applyPreset(h.kafka.chaos, resolvePreset('coordinator-loading'));
+  const producer = h.client.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    await producer.send({ topic, messages: [{ value: 'm3' }] });
+  } finally {
+    await producer.disconnect();
+  }
+  const seen = await consumeCommitted(groupId, topic, 4);
+  expect(seen).toEqual(values(4));
+  // Each warm-up error was answered as many times as the preset says.
+  expect(rules.map((r) => h.kafka.chaos.rule(r.id)!.fired)).toEqual([1, 2, 2, 2]);
+});

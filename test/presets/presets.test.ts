@@ -93,6 +93,18 @@ describe('applying', () => {
     expect(added[0]!.description).toMatch(/^broker-outage: /);
   });
 
+  test('rule ids come from the preset: broker-outage-1, -2, …; applied again, the numbers go on; a rule id of the preset is kept', () => {
+    const preset = resolvePreset('broker-outage');
+    const ids = preset.rules.map((_, i) => `broker-outage-${i + 1}`);
+    expect(applyPreset(kafka.chaos, preset).map((r) => r.id)).toEqual(ids);
+    const again = applyPreset(kafka.chaos, preset).map((r) => r.id);
+    expect(again).toEqual(preset.rules.map((_, i) => `broker-outage-${preset.rules.length + i + 1}`));
+    expect(applyPreset(kafka.chaos, resolvePreset('lost-ack')).map((r) => r.id)).toEqual(['lost-ack-1']);
+    kafka.chaos.clearRules();
+    const own = { ...good, name: 'own', rules: [{ ...good.rules[0], id: 'own-2' }, good.rules[0]] };
+    expect(applyPreset(kafka.chaos, loadPresetFile(presetFile('own', own))).map((r) => r.id)).toEqual(['own-2', 'own-1']);
+  });
+
   test('all or nothing: a node the cluster lacks refuses the preset, naming the file and rules[i]', () => {
     const file = presetFile('outage-7', { ...good, name: 'outage-7', rules: [good.rules[0], { action: { type: 'stop-node', nodeId: 7 } }] });
     const err = refusal(() => applyPreset(kafka.chaos, loadPresetFile(file)));
