@@ -220,7 +220,14 @@ export const optionSchemas = {
   // Each entry is checked further (a host name or '.domain') where the control server starts.
   controlAllowedHosts: texts,
   topics: array(topic, (issue) => `must be an array of topics { name, partitions?, replicationFactor?, configs? }${got(issue)}`),
-  presets: texts,
+  // A name or path ('lost-ack?topic=orders' too), or { name, params }; parameter values are checked against the preset when it is loaded.
+  presets: array(
+    union(
+      [text, strict({ name: text, params: optional(record(string(), union([string(), strictObject({ regex: string() })]), (issue) => `must be an object of parameter name to value${got(issue)}`)) }, 'a preset { name, params? }')],
+      (issue) => `must be a preset name, a path, or { name, params }${got(issue)}`,
+    ),
+    (issue) => `must be an array of presets${got(issue)}`,
+  ),
   clock: methods<Clock>(['now', 'setTimer'], 'a clock with now() and setTimer()'),
   logger: methods<Logger>(['info', 'warn', 'error', 'debug', 'child'], 'a pino logger (info, warn, error, debug, child)'),
   logLevel: picklist(LOG_LEVELS, (issue) => `must be one of ${LOG_LEVELS.join(', ')}${got(issue)}`),

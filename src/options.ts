@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { SaslOptions } from './server/sasl/authenticator.js';
 import type { TlsOptions } from './server/tls.js';
 import { checkCombination, checkOptions } from './options-schema.js';
+import type { PresetRef } from './presets/params.js';
 
 export interface TopicSpec {
   name: string;
@@ -73,8 +74,12 @@ export interface KafkaesqueOptions {
   controlAllowedHosts?: string[];
   /** Topics created at start. */
   topics: TopicSpec[];
-  /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */
-  presets: string[];
+  /**
+   * Presets applied at start, in order: built-in names ('lost-ack') or paths
+   * of preset files, with parameter values as 'lost-ack?topic=orders' or
+   * { name: 'lost-ack', params: { topic: 'orders' } } (docs/presets.md). Needs the proxy.
+   */
+  presets: (string | PresetRef)[];
   /**
    * Start as a newly formed cluster: __consumer_offsets and __transaction_state
    * do not exist until the first FindCoordinator of each kind creates them,

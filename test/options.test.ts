@@ -31,7 +31,7 @@ test('a wrong type is refused, naming the key and the value', () => {
   expect(refused({ proxy: 'no' })).toMatchObject({ key: 'proxy', value: 'no', message: 'startCluster: proxy: must be true or false, got "no"' });
   expect(refused({ brokers: '3' }).message).toBe('startCluster: brokers: must be a whole number from 1 to 64, got "3"');
   expect(refused({ brokers: null }).message).toBe('startCluster: brokers: must be a whole number from 1 to 64, got null');
-  expect(refused({ presets: 'lost-ack' }).message).toBe('startCluster: presets: must be an array of strings, got "lost-ack"');
+  expect(refused({ presets: 'lost-ack' }).message).toBe('startCluster: presets: must be an array of presets, got "lost-ack"');
   expect(refused({ logLevel: 'verbose' }).message).toMatch(/^startCluster: logLevel: must be one of trace, debug, info, warn, error, fatal, silent, got "verbose"/);
   expect(refused({ logger: {} }).key).toBe('logger');
   expect(refused({ clock: { now: 1 } }).key).toBe('clock');

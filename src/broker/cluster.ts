@@ -113,8 +113,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
 
+  /** The replication lag the cluster started with, restored by resetReplication. */
+  private readonly startReplicationLagMs: number;
+
   constructor(readonly options: ClusterModelOptions) {
     super();
+    this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
     this.log = options.logger;
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
@@ -312,6 +316,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   resumeReplication(nodeId: number): void {
     this.pausedFollowers.delete(nodeId);
     for (const p of this.allPartitions()) if (p.replicas.includes(nodeId)) this.catchUp(p, nodeId, p.logEndOffset);
+  }
+
+  /** Back to the start's replication: its lag, no follower paused (reset; chaos actions change both). */
+  resetReplication(): void {
+    this.setReplicationLag(this.startReplicationLagMs);
+    for (const n of [...this.pausedFollowers]) this.resumeReplication(n);
   }
 
   /** Takes a follower out of the ISR (as replica.lag.time.max.ms would). */

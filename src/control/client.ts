@@ -60,7 +60,7 @@ export class ControlError extends Error {
 
 /** A preset as the API takes it: the local file path stays local. */
 function withoutFile(p: Preset): Preset {
-  return { name: p.name, description: p.description, rules: p.rules, expect: p.expect };
+  return { name: p.name, description: p.description, ...(p.params ? { params: p.params } : {}), rules: p.rules, expect: p.expect };
 }
 
 export interface ControlClientOptions {
@@ -310,10 +310,14 @@ export class ControlClient {
     return this.request('GET /v1/presets/:name', { params: { name } });
   }
 
-  /** Adds every rule of a built-in preset, or of `preset` (a file of your own, loaded with loadPresetFile), all or none; resolves to the rules added. */
-  applyPreset(name: string, preset?: Preset): Promise<AppliedPreset> {
-    const body: ApplyPresetRequest | undefined = preset === undefined ? undefined : { preset: withoutFile(preset) };
-    return this.request('POST /v1/presets/:name/apply', { params: { name }, body });
+  /**
+   * Adds every rule of a built-in preset, or of `preset` (a file of your own,
+   * loaded with loadPresetFile), all or none, aimed by `params` (default: the
+   * preset's `args`, as resolvePreset('name?topic=orders') sets them); resolves to the rules added.
+   */
+  applyPreset(name: string, preset?: Preset, params: ApplyPresetRequest['params'] = preset?.args): Promise<AppliedPreset> {
+    const body: ApplyPresetRequest = { ...(preset === undefined ? {} : { preset: withoutFile(preset) }), ...(params === undefined ? {} : { params }) };
+    return this.request('POST /v1/presets/:name/apply', { params: { name }, body: Object.keys(body).length ? body : undefined });
   }
 
   /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */

@@ -428,11 +428,11 @@ export const routes: RouteTable = {
     maxBodyBytes: PRESET_MAX_BODY_BYTES,
     handle: ({ target, params, body }) => {
       const chaos = faultsOf(target);
-      const o = bodyObject(body, ['preset'], true);
+      const o = bodyObject(body, ['preset', 'params'], true);
       // A user's preset comes in the body (the CLI sends the file it read); a RuleValidationError is 400 invalid_rule.
       const preset: Preset = o.preset === undefined ? presetOf(params.name) : validatePreset(o.preset);
       if (preset.name !== params.name) throw badParameter('preset.name', `'${preset.name}' differs from the name in the path ('${params.name}')`);
-      return { preset: preset.name, rules: applyPreset(chaos, preset) };
+      return { preset: preset.name, rules: applyPreset(chaos, preset, o.params) };
     },
   },
 };

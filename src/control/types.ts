@@ -292,9 +292,14 @@ export interface PresetSummary {
   rules: number;
 }
 
-/** The optional body of POST /v1/presets/:name/apply: a preset of your own (its name must be the one in the path). */
+/**
+ * The optional body of POST /v1/presets/:name/apply: a preset of your own
+ * (its name must be the one in the path), and values for the parameters the
+ * preset takes (an exact name or { regex }).
+ */
 export interface ApplyPresetRequest {
   preset?: Preset;
+  params?: Record<string, string | { regex: string }>;
 }
 
 /** What POST /v1/presets/:name/apply answers: the rules it added, in order. */

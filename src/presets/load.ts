@@ -6,6 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuleValidationError } from '../chaos/api.js';
 import { validatePreset, type Preset } from './validate.js';
+import { checkParamValues, parsePresetRef, type PresetRef } from './params.js';
 
 function isPackageRoot(dir: string): boolean {
   try {
@@ -78,12 +79,17 @@ export function findPreset(name: string, dir = builtinPresetsDir()): Preset | un
   return existsSync(file) ? loadPresetFile(file) : undefined;
 }
 
-/** Resolves `--preset` input: a file path, or a built-in name. */
-export function resolvePreset(nameOrPath: string, dir = builtinPresetsDir()): Preset {
-  if (isPresetPath(nameOrPath)) return loadPresetFile(nameOrPath);
-  const p = findPreset(nameOrPath, dir);
+/**
+ * Resolves `--preset` input: a file path or a built-in name, optionally with
+ * parameter values (`lost-ack?topic=orders`, or { name, params }), checked
+ * here and kept as the preset's `args` for applyPreset.
+ */
+export function resolvePreset(ref: string | PresetRef, dir = builtinPresetsDir()): Preset {
+  const { name: nameOrPath, params } = parsePresetRef(ref);
+  const p = isPresetPath(nameOrPath) ? loadPresetFile(nameOrPath) : findPreset(nameOrPath, dir);
   if (!p) throw new UnknownPresetError(nameOrPath, listPresetNames(dir));
-  return p;
+  if (params === undefined) return p;
+  return { ...p, args: checkParamValues(p, params) };
 }
 
 export function listPresetNames(dir = builtinPresetsDir()): string[] {

@@ -190,8 +190,20 @@ describe('preset', () => {
     expect(kafka.chaos.rules()).toHaveLength(2);
   });
 
+  test("apply 'name?param=value' aims the preset; a parameter it does not take exits 3 (input refused) naming preset, parameter and why", async () => {
+    kafka.chaos.clearRules();
+    const applied = json(await cli(['preset', 'apply', 'redelivery?group=/^app-/', '--json']));
+    expect(applied[0].rules.map((r: { match: unknown }) => r.match)).toEqual([
+      { api: 'OffsetCommit', groupId: { regex: '^app-' } },
+    ]);
+    expect(await cli(['preset', 'apply', 'lost-ack?group=app'])).toMatchObject({ code: 3, stderr: 'kafkaesque: refused: preset lost-ack: params.group: is not a parameter of lost-ack (it takes: topic, clientId)\n' });
+    expect(await cli(['preset', 'show', 'lost-ack'], {})).toMatchObject({ stdout: expect.stringContaining('params:\n  topic: ') });
+    expect(kafka.chaos.rules()).toHaveLength(1);
+    kafka.chaos.clearRules();
+  });
+
   test('start --preset applies presets at start; a broken one stops the start with exit 3', async () => {
-    const child = spawn(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--json', '--log-level', 'silent', '--preset', 'lost-ack', '--preset', 'flaky-network'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--json', '--log-level', 'silent', '--preset', 'lost-ack?topic=orders', '--preset', 'flaky-network'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       const ready = await new Promise<{ controlUrl: string }>((resolve, reject) => {
@@ -200,6 +212,7 @@ describe('preset', () => {
       });
       const faults = json(await cli(['fault', 'list', '--json', '--url', ready.controlUrl], {}));
       expect(faults.map((r: { description: string }) => r.description.split(':')[0])).toEqual(['lost-ack', 'flaky-network']);
+      expect(faults[0].match).toEqual({ api: 'Produce', topic: 'orders' });
       expect(faults.map((r: { id: string }) => r.id)).toEqual(['lost-ack-1', 'flaky-network-1']);
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
