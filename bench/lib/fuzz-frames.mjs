@@ -23,10 +23,11 @@ export function rng(seed) {
 /**
  * The request frames (size prefix included): the vendored ones, or every
  * request in the *.jsonl files of `dir` (the full captures, e.g.
- * ../shared/kafka-protocol/captures) when given.
+ * test/fixtures/captures) when given.
  */
 export function requestFrames(dir) {
-  const files = dir ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)) : [vendoredCaptures];
+  // requests.jsonl is the digest of the captures beside it: reading both would count its frames twice.
+  const files = dir ? readdirSync(dir).filter((f) => f.endsWith('.jsonl') && f !== 'requests.jsonl').map((f) => join(dir, f)) : [vendoredCaptures];
   return files
     .flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean))
     .map((l) => JSON.parse(l))

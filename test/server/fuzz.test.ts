@@ -10,7 +10,7 @@ import { mutate, requestFrames, rng } from '../../bench/lib/fuzz-frames.mjs';
 const seconds = Number(process.env.FUZZ_SECONDS ?? 3);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
-// The vendored request frames; FUZZ_CAPTURES=../shared/kafka-protocol/captures for all of them.
+// The vendored request frames; FUZZ_CAPTURES=test/fixtures/captures for every request of the full captures.
 const seeds = requestFrames(process.env.FUZZ_CAPTURES);
 
 let kafka: RunningCluster;
