@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { Partition } from './partition.js';
 import { validateTopicConfig } from './configs.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
+import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
@@ -53,8 +54,8 @@ export interface ClusterModelOptions {
 export interface CreateTopicSpec {
   numPartitions?: number;
   replicationFactor?: number;
-  /** Explicit replica lists per partition (CreateTopics assignments). */
-  assignments?: number[][];
+  /** Replica lists given by hand (CreateTopics assignments); numPartitions and replicationFactor must then be unset or -1. */
+  assignments?: ReplicaAssignment[];
   configs?: Record<string, string | null>;
 }
 
@@ -132,6 +133,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     return [...this.nodes.values()].filter((n) => n.alive);
   }
 
+  /** Registered brokers (a stopped node stays registered, as a fenced one in KRaft) and which are alive, for hand-made assignments. */
+  private readonly assignableBrokers: AssignableBrokers = {
+    isRegistered: (nodeId) => this.nodes.has(nodeId),
+    isAlive: (nodeId) => this.isAlive(nodeId),
+  };
+
   isAlive(nodeId: number): boolean {
     return this.nodes.get(nodeId)?.alive ?? false;
   }
@@ -172,13 +179,15 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       configs.set(k, v!);
     }
     if (spec.assignments?.length) {
-      const live = new Set(this.nodes.keys());
-      for (const replicas of spec.assignments) {
-        if (replicas.length === 0 || new Set(replicas).size !== replicas.length || replicas.some((r) => !live.has(r))) {
-          return fail('INVALID_REPLICA_ASSIGNMENT', `Invalid replica assignment ${JSON.stringify(replicas)}`);
-        }
+      if (spec.replicationFactor !== undefined && spec.replicationFactor !== -1) {
+        return fail('INVALID_REQUEST', 'A manual partition assignment was specified, but replication factor was not set to -1.');
       }
-      return ok({ replicas: spec.assignments, configs });
+      if (spec.numPartitions !== undefined && spec.numPartitions !== -1) {
+        return fail('INVALID_REQUEST', 'A manual partition assignment was specified, but numPartitions was not set to -1.');
+      }
+      const checked = checkTopicAssignments(spec.assignments, this.assignableBrokers);
+      if (!checked.ok) return fail('INVALID_REPLICA_ASSIGNMENT', checked.message);
+      return ok({ replicas: checked.replicas, configs });
     }
     const rf = spec.replicationFactor === undefined || spec.replicationFactor === -1 ? this.options.defaultReplicationFactor : spec.replicationFactor;
     const np = spec.numPartitions === undefined || spec.numPartitions === -1 ? this.options.defaultPartitions : spec.numPartitions;
@@ -253,9 +262,17 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     const rf = topic.partitions[0]?.replicas.length ?? 1;
     const added = totalCount - current;
     if (added > MAX_PARTITIONS_PER_REQUEST) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
-    if (assignments && assignments.length !== added) return fail('INVALID_REPLICA_ASSIGNMENT', `Increasing the number of partitions by ${added} but ${assignments.length} assignments provided.`);
-    const nodeIds = [...this.nodes.keys()].sort((a, b) => a - b);
-    const replicas = assignments ?? this.placeReplicas(added, rf, nodeIds, this.placementCursor, current);
+    if (assignments && assignments.length !== added) {
+      return fail('INVALID_REPLICA_ASSIGNMENT', `Attempted to add ${added} additional partition(s), but only ${assignments.length} assignment(s) were specified.`);
+    }
+    let replicas: number[][];
+    if (assignments) {
+      const checked = checkNewPartitionAssignments(assignments, current, rf, this.assignableBrokers);
+      if (!checked.ok) return fail('INVALID_REPLICA_ASSIGNMENT', checked.message);
+      replicas = checked.replicas;
+    } else {
+      replicas = this.placeReplicas(added, rf, [...this.nodes.keys()].sort((a, b) => a - b), this.placementCursor, current);
+    }
     if (validateOnly) return ok(topic);
     replicas.forEach((r, i) => {
       const p = new Partition(name, current + i, r, this.producerIdExpirationMs);
