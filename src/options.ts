@@ -39,8 +39,10 @@ export interface KafkaesqueOptions {
   replicationLagMs: number;
   /** group.initial.rebalance.delay.ms: how long a new (Empty) group waits for more members before its first rebalance. Kafka's default is 3000. */
   groupInitialRebalanceDelayMs: number;
-  /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
+  /** producer.id.expiration.ms: idle producer ids are forgotten after this long (measured from their last batch's timestamp). */
   producerIdExpirationMs: number;
+  /** producer.id.expiration.check.interval.ms: how often idle producer ids are looked for; they are forgotten only then, as in Kafka. */
+  producerIdExpirationCheckIntervalMs: number;
   /** transaction.max.timeout.ms: the longest transaction timeout InitProducerId accepts. */
   transactionMaxTimeoutMs: number;
   /** Largest request frame accepted; a larger one closes the connection. */
@@ -117,6 +119,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   replicationLagMs: 0,
   groupInitialRebalanceDelayMs: 0,
   producerIdExpirationMs: 86_400_000,
+  producerIdExpirationCheckIntervalMs: 600_000,
   transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
   connectionsMaxIdleMs: 600_000,
@@ -147,6 +150,9 @@ export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): Kafkae
   for (const field of ['maxConnections', 'maxConnectionsPerIp', 'fetchMaxBytes', 'maxRecordsPerFetch'] as const) {
     const v = merged[field];
     if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`${field} must be a whole number >= 1, got ${v}`);
+  }
+  if (!Number.isInteger(merged.producerIdExpirationCheckIntervalMs) || merged.producerIdExpirationCheckIntervalMs < 1 || merged.producerIdExpirationCheckIntervalMs > 0x7fffffff) {
+    throw new RangeError(`producerIdExpirationCheckIntervalMs must be a whole number of ms from 1 to 2147483647, got ${merged.producerIdExpirationCheckIntervalMs}`);
   }
   for (const field of ['connectionsMaxIdleMs', 'requestTimeoutMs'] as const) {
     const v = merged[field];

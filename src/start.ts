@@ -76,6 +76,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     minInsyncReplicas: options.minInsyncReplicas,
     replicationLagMs: options.replicationLagMs,
     producerIdExpirationMs: options.producerIdExpirationMs,
+    producerIdExpirationCheckIntervalMs: options.producerIdExpirationCheckIntervalMs,
     transactionMaxTimeoutMs: options.transactionMaxTimeoutMs,
     clock: options.clock ?? systemClock,
     logger: log,
@@ -228,7 +229,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       await proxy?.stop();
       await server.stop();
       chaos.close();
-      cluster.groups.shutdown();
+      cluster.shutdown();
     },
   };
   control = await startControlServerFor(running, options, log);

@@ -3,7 +3,7 @@
 // layer and the handlers call these methods, and so will the chaos layer.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import type { Clock } from './clock.js';
+import type { Clock, Timer } from './clock.js';
 import { Partition } from './partition.js';
 import { validateTopicConfig } from './configs.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
@@ -45,6 +45,8 @@ export interface ClusterModelOptions {
   replicationLagMs: number;
   /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
   producerIdExpirationMs?: number;
+  /** producer.id.expiration.check.interval.ms: how often the cluster looks for idle producer ids (Kafka: 600000). */
+  producerIdExpirationCheckIntervalMs?: number;
   /** transaction.max.timeout.ms */
   transactionMaxTimeoutMs?: number;
   clock: Clock;
@@ -113,6 +115,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly groups: GroupCoordinator;
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
+  private producerExpirationTimer: Timer | null = null;
 
   constructor(readonly options: ClusterModelOptions) {
     super();
@@ -121,6 +124,40 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.groups = new GroupCoordinator(this);
     this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
+    this.scheduleProducerExpiration();
+  }
+
+  /** Stops the cluster's own timers (the producer-id expiration scan, group timers); the model stays readable. */
+  shutdown(): void {
+    this.producerExpirationTimer?.cancel();
+    this.producerExpirationTimer = null;
+    this.groups.shutdown();
+  }
+
+  /**
+   * Kafka's PeriodicProducerExpirationCheck: every
+   * producer.id.expiration.check.interval.ms, on the cluster clock, each
+   * partition forgets its idle producer ids. This scan is the only place they
+   * expire (never at lookup). Kafka runs one per log, from the log's creation;
+   * here one scan covers every partition, from the cluster's start.
+   */
+  private scheduleProducerExpiration(): void {
+    const intervalMs = this.options.producerIdExpirationCheckIntervalMs ?? 600_000;
+    this.producerExpirationTimer = this.clock.setTimer(intervalMs, () => {
+      this.removeExpiredProducers();
+      this.scheduleProducerExpiration();
+    });
+  }
+
+  /** One expiration scan over every partition, now (what the periodic check runs). */
+  removeExpiredProducers(): void {
+    const now = this.clock.now();
+    for (const topic of this.topics.values()) {
+      for (const p of topic.partitions) {
+        const removed = p.producers.removeExpiredProducers(now);
+        if (removed.length) this.log.debug({ topic: topic.name, partition: p.index, producerIds: removed }, 'idle producer ids expired');
+      }
+    }
   }
 
   private readonly producerIdExpirationMs = () => this.options.producerIdExpirationMs ?? 86_400_000;

@@ -25,6 +25,7 @@ interface StartArgs {
   'min-insync-replicas': number;
   'replication-lag-ms': number;
   'producer-id-expiration-ms': number;
+  'producer-id-expiration-check-interval-ms': number;
   'sasl-user': string[];
   'sasl-mechanism'?: SaslMechanism[];
   'sasl-oauthbearer-required-scope': string[];
@@ -139,6 +140,11 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('control-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on the control API (default: $KAFKAESQUE_CONTROL_TOKEN)' })
       .option('control-allow-remote', { type: 'boolean', default: false, describe: 'Let the control API serve non-loopback clients' })
       .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
+      .option('producer-id-expiration-check-interval-ms', {
+        type: 'number',
+        default: defaultOptions.producerIdExpirationCheckIntervalMs,
+        describe: 'producer.id.expiration.check.interval.ms: how often idle producer ids are looked for (and only then forgotten)',
+      })
       .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
       .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
       .option('direct', { type: 'boolean', default: true, describe: 'With the proxy: a fault-free side door on free ports for the test\'s own clients, named in the ready line as directBootstrap (--no-direct: none)' })
@@ -231,6 +237,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     replicationLagMs: args['replication-lag-ms'],
     groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
     producerIdExpirationMs: args['producer-id-expiration-ms'],
+    producerIdExpirationCheckIntervalMs: args['producer-id-expiration-check-interval-ms'],
     transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
   };
   return {
