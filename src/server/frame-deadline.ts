@@ -15,13 +15,18 @@ export class FrameDeadline {
     private readonly expire: (elapsedMs: number) => void,
   ) {}
 
-  /** Call after every read with the bytes buffered towards the next frame. */
-  update(buffered: number): void {
+  /**
+   * Call after every read with the bytes buffered towards the next frame;
+   * framesCompleted: the read finished a frame, so what is buffered now is a
+   * frame begun in this read (a stream of large frames never has an empty
+   * buffer between reads, yet each frame gets its own bound).
+   */
+  update(buffered: number, framesCompleted = false): void {
     if (buffered === 0) {
       this.since = null;
       return;
     }
-    if (this.since !== null) return;
+    if (this.since !== null && !framesCompleted) return;
     this.since = Date.now();
     if (!this.timer) this.schedule(this.timeoutMs);
   }
