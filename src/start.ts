@@ -7,13 +7,14 @@ import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
 import { createLogger } from './logger.js';
-import { resolveOptions, type KafkaesqueOptions } from './options.js';
+import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
 import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
 import type { ListenerPolicy } from './server/node-listeners.js';
 import type { ChaosController } from './chaos/api.js';
 import { ChaosEngine } from './chaos/controller.js';
+import { isInternalLeaderChange } from './chaos/events.js';
 import { ChaosProxy } from './chaos/proxy.js';
 import { randomSeed } from './chaos/random.js';
 import { startControlServerFor, type ControlServer } from './control/server.js';
@@ -24,6 +25,7 @@ import { attachProduceJournal } from './audit/produce-journal.js';
 import { resolvePreset } from './presets/load.js';
 import type { Preset } from './presets/validate.js';
 import type { ResetResult } from './control/types.js';
+import { waitForCommitted, waitForGroup, waitForRecords, type CommittedProgress, type GroupProgress, type RecordsProgress, type WaitForGroupOptions, type WaitOptions } from './broker/waits.js';
 
 export interface RunningCluster {
   /** Comma-separated host:port list of the live brokers, for client configs. */
@@ -58,6 +60,12 @@ export interface RunningCluster {
   readonly proxy: boolean;
   /** With `tls`, the PEM CA certificate clients trust and the server certificate presented, and what clients must present (docs/security.md); null without TLS. */
   readonly tls: TlsInfo | null;
+  /** Resolves once the group is Stable (or `state`) and, with `lag`, its total lag is at most that (docs/library.md#waits-instead-of-sleeps). */
+  waitForGroup(groupId: string, options?: WaitForGroupOptions): Promise<GroupProgress>;
+  /** Resolves once the topic (or `partition`) holds at least `count` data records below the high watermark. */
+  waitForRecords(topic: string, count: number, options?: WaitOptions & { partition?: number }): Promise<RecordsProgress>;
+  /** Resolves once the group's committed offset of topic-partition is at least `offset`. */
+  waitForCommitted(groupId: string, topic: string, partition: number, offset: number, options?: WaitOptions): Promise<CommittedProgress>;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
@@ -116,7 +124,14 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     fetchLimits,
     policy: options.proxy ? { idleMs: options.connectionsMaxIdleMs } : clientPolicy,
   });
-  await server.start();
+  const listenOption = options.ports ? 'ports' : 'port';
+  try {
+    await server.start();
+  } catch (err) {
+    chaos.close();
+    // Behind the proxy the brokers take free loopback ports; without it, the configured ones.
+    throw options.proxy ? err : new ListenError(listenOption, err as Error);
+  }
   const proxy = options.proxy
     ? new ChaosProxy({
         cluster,
@@ -156,10 +171,11 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     await proxy?.start();
     await direct?.start();
   } catch (err) {
+    await direct?.stop();
     await proxy?.stop();
     await server.stop();
     chaos.close();
-    throw err;
+    throw new ListenError(listenOption, err as Error);
   }
   if (!options.coldStart) createCoordinatorTopics(cluster);
   for (const t of options.topics) {
@@ -189,7 +205,10 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     const at = listeners.endpoint(id)!;
     return `${at.host}:${at.port}`;
   };
-  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed }, 'kafkaesque cluster ready');
+  // What ran, for the shutdown line.
+  const startedAt = performance.now();
+  const ran = { faultsFired: 0, clusterChanges: 0 };
+  chaos.onEvent((e) => void (e.kind === 'fault' ? ran.faultsFired++ : isInternalLeaderChange(e) ? 0 : ran.clusterChanges++));
   let control: ControlServer | undefined;
   const running: RunningCluster = {
     get bootstrap() {
@@ -223,6 +242,9 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       return control?.url ?? '';
     },
     reset: () => resetCluster(running, options.topics, startPresets, { coldStart: options.coldStart }),
+    waitForGroup: (groupId, o) => waitForGroup(cluster, groupId, o),
+    waitForRecords: (topic, count, o) => waitForRecords(cluster, topic, count, o),
+    waitForCommitted: (groupId, topic, partition, offset, o) => waitForCommitted(cluster, groupId, topic, partition, offset, o),
     stop: async () => {
       await control?.close();
       await direct?.stop();
@@ -230,8 +252,21 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       await server.stop();
       chaos.close();
       cluster.shutdown();
+      const topics = [...cluster.topics.keys()].filter((name) => !name.startsWith('__')).length;
+      const uptimeMs = Math.round(performance.now() - startedAt);
+      log.info(
+        { uptimeMs, brokers: nodeIds.length, topics, ...ran, seed },
+        `kafkaesque stopped after ${(uptimeMs / 1000).toFixed(1)} s: ${nodeIds.length} broker(s), ${topics} topic(s), ${ran.faultsFired} fault(s) fired, ${ran.clusterChanges} cluster change(s); seed ${seed}`,
+      );
     },
   };
-  control = await startControlServerFor(running, options, log);
+  // Every listener, the control API's too, is bound before the cluster says it is ready.
+  try {
+    control = await startControlServerFor(running, options, log);
+  } catch (err) {
+    await running.stop();
+    throw new ListenError('controlPort', err as Error);
+  }
+  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed, controlUrl: control.url }, 'kafkaesque cluster ready');
   return running;
 }

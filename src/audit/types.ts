@@ -36,6 +36,12 @@ export interface ProcessedRecord {
   consumer?: string;
 }
 
+/** A read-only list, as an array is: what the checker walks (the control API keeps a large report in its body's bytes, see compact-body.ts). */
+export interface ItemList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
 /** One processed message: its id, or where it came from. Listed in processing order. */
 export type ProcessedItem = string | ProcessedRecord;
 
@@ -61,6 +67,13 @@ export interface AuditInput<I extends IdFrom = IdFrom> {
   sent?: SentItem[];
   /** Optional: what the producers' clients reported written (enables the lost-write check for records the log never stored). */
   acknowledged?: AcknowledgedItem[];
+}
+
+/** An audit input once checked: the lists may be any ItemList. */
+export interface CheckedAuditInput extends Omit<AuditInput, 'processed' | 'sent' | 'acknowledged'> {
+  processed: ItemList<ProcessedItem>;
+  sent?: ItemList<SentItem>;
+  acknowledged?: ItemList<AcknowledgedItem>;
 }
 
 export type AnomalyKind = 'lost-write' | 'unseen' | 'duplicate' | 'aborted-read' | 'poll-skip' | 'non-monotonic-poll' | 'non-monotonic-send';
@@ -106,8 +119,10 @@ export interface AuditReport {
     /** Records of aborted transactions. */
     aborted: number;
     processed: number;
+    /** Processed items that match nothing in the audited log (the first 100 are listed in `unmatched`). */
+    unmatched: number;
   };
   topics: string[];
-  /** Processed items that match nothing in the audited log, with why (an id never stored, an offset outside the log). */
+  /** The first 100 processed items that match nothing in the audited log, with why (an id never stored, an offset outside the log); counts.unmatched says how many there were. */
   unmatched: { index: number; item: ProcessedItem; reason: string }[];
 }

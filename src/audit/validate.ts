@@ -1,17 +1,10 @@
 // The audit's input checked field by field: a bad item is refused with its
 // path (`processed[3].offset`) and why, before anything is read.
-import type { AcknowledgedItem, AuditInput, IdFrom, ProcessedItem, SentItem } from './types.js';
+import { JsonSpanList } from './compact-body.js';
+import { AuditInputError } from './input-error.js';
+import type { AcknowledgedItem, CheckedAuditInput, IdFrom, ItemList, ProcessedItem, SentItem } from './types.js';
 
-/** A refused audit input: the field (`processed[3].offset`) and why. */
-export class AuditInputError extends Error {
-  override name = 'AuditInputError';
-  constructor(
-    readonly field: string,
-    readonly reason: string,
-  ) {
-    super(`audit input: ${field}: ${reason}`);
-  }
-}
+export { AuditInputError };
 
 const fail = (field: string, reason: string): never => {
   throw new AuditInputError(field, reason);
@@ -77,8 +70,18 @@ function acknowledgedItem(v: unknown, i: number): AcknowledgedItem {
   return v as unknown as AcknowledgedItem;
 }
 
+/** An array, or a list read from the body's bytes (compact-body.ts). */
+const isList = (v: unknown): v is ItemList<unknown> => Array.isArray(v) || (typeof v === 'object' && v !== null && typeof (v as ItemList<unknown>).at === 'function' && typeof (v as ItemList<unknown>).length === 'number');
+
+/** The list itself once every item passed (a report of millions of ids is not copied). */
+function checkedList<T>(list: ItemList<unknown>, item: (v: unknown, i: number) => T): ItemList<T> {
+  const spans = list instanceof JsonSpanList ? list : undefined;
+  for (let i = 0; i < list.length; i++) if (!spans?.isPlainString(i)) item(list.at(i), i);
+  return list as ItemList<T>;
+}
+
 /** The input, checked; `allowFunction` is false over HTTP. */
-export function validateAuditInput(input: unknown, allowFunction = true): AuditInput {
+export function validateAuditInput(input: unknown, allowFunction = true): CheckedAuditInput {
   if (!isObject(input)) return fail('body', 'expected { topics?, idFrom?, processed, sent?, acknowledged? }');
   only(input, 'body', ['topics', 'idFrom', 'processed', 'sent', 'acknowledged']);
   const { topics, processed, sent, acknowledged } = input;
@@ -86,14 +89,14 @@ export function validateAuditInput(input: unknown, allowFunction = true): AuditI
     if (!Array.isArray(topics)) fail('topics', 'expected a list of topic names');
     (topics as unknown[]).forEach((t, i) => typeof t === 'string' && t !== '' || fail(`topics[${i}]`, 'expected a topic name'));
   }
-  if (!Array.isArray(processed)) fail('processed', 'expected the list of processed ids or records, in processing order');
-  if (sent !== undefined && !Array.isArray(sent)) fail('sent', 'expected the list of sent ids, in sending order');
-  if (acknowledged !== undefined && !Array.isArray(acknowledged)) fail('acknowledged', 'expected the list of ids the producers were told were written');
+  if (!isList(processed)) fail('processed', 'expected the list of processed ids or records, in processing order');
+  if (sent !== undefined && !isList(sent)) fail('sent', 'expected the list of sent ids, in sending order');
+  if (acknowledged !== undefined && !isList(acknowledged)) fail('acknowledged', 'expected the list of ids the producers were told were written');
   return {
     ...(topics !== undefined ? { topics: topics as string[] } : {}),
     idFrom: idFromOf(input.idFrom, allowFunction),
-    processed: (processed as unknown[]).map(processedItem),
-    ...(sent !== undefined ? { sent: (sent as unknown[]).map(sentItem) } : {}),
-    ...(acknowledged !== undefined ? { acknowledged: (acknowledged as unknown[]).map(acknowledgedItem) } : {}),
+    processed: checkedList(processed as ItemList<unknown>, processedItem),
+    ...(sent !== undefined ? { sent: checkedList(sent as ItemList<unknown>, sentItem) } : {}),
+    ...(acknowledged !== undefined ? { acknowledged: checkedList(acknowledged as ItemList<unknown>, acknowledgedItem) } : {}),
   };
 }

@@ -176,10 +176,13 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
 /**
  * acks=all, as things stand: the answer if it is known now (NONE once the
  * high watermark covers lastOffset), or null while followers still have to
- * catch up.
+ * catch up. Once the leadership has moved on from `leaderEpoch` (the one the
+ * write was appended under), NOT_LEADER_OR_FOLLOWER, as Kafka's
+ * DelayedProduce answers when its broker is no longer the leader: the new
+ * leader may have truncated the records, and later writes may fill their offsets.
  */
-export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number): ErrorName | null {
-  if (p.leader < 0 || cluster.topic(topic.name) !== topic) return 'NOT_LEADER_OR_FOLLOWER';
+export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number, leaderEpoch = p.leaderEpoch): ErrorName | null {
+  if (p.leader < 0 || cluster.topic(topic.name) !== topic || p.leaderEpoch !== leaderEpoch) return 'NOT_LEADER_OR_FOLLOWER';
   if (p.highWatermark <= lastOffset) return null;
   const required = Math.min(cluster.minInsyncReplicas(topic), p.replicas.length);
   return p.isr.length < required ? 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' : 'NONE';
@@ -191,7 +194,9 @@ export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition,
  * NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below min.insync.replicas.
  */
 export function awaitReplication(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number, timeoutMs: number): Promise<ErrorName> {
-  const check = () => replicationOutcome(cluster, topic, p, lastOffset);
+  // The leadership the write was appended under: a move ends the wait (the new leader may lack the records).
+  const leaderEpoch = p.leaderEpoch;
+  const check = () => replicationOutcome(cluster, topic, p, lastOffset, leaderEpoch);
   const now = check();
   if (now) return Promise.resolve(now);
   return new Promise((resolve) => {

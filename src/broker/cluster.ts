@@ -117,8 +117,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly transactions: TransactionCoordinator;
   private producerExpirationTimer: Timer | null = null;
 
+  /** The replication lag the cluster started with, restored by resetReplication. */
+  private readonly startReplicationLagMs: number;
+
   constructor(readonly options: ClusterModelOptions) {
     super();
+    this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
     this.log = options.logger;
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
@@ -368,6 +372,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     for (const p of this.allPartitions()) if (p.replicas.includes(nodeId)) this.catchUp(p, nodeId, p.logEndOffset);
   }
 
+  /** Back to the start's replication: its lag, no follower paused (reset; chaos actions change both). */
+  resetReplication(): void {
+    this.setReplicationLag(this.startReplicationLagMs);
+    for (const n of [...this.pausedFollowers]) this.resumeReplication(n);
+  }
+
   /** Takes a follower out of the ISR (as replica.lag.time.max.ms would). */
   shrinkIsr(topic: string, partition: number, nodeId: number): void {
     const p = this.partition(topic, partition);
@@ -406,7 +416,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     p.setIsr(isr.includes(candidate) ? isr : [candidate, ...isr]);
     this.replicate(p);
     const change: LeaderChange = { topic, partition, leader: candidate, leaderEpoch: p.leaderEpoch, unclean, truncatedFrom };
-    this.log.info(change, 'leader changed');
     this.emit('leader-changed', change);
     return ok(change);
   }
@@ -430,7 +439,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
         }
       }
     }
-    this.log.info({ nodeId }, 'node stopped');
     this.emit('node-stopped', nodeId);
     return ok(undefined);
   }
@@ -446,7 +454,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       if (p.leader < 0 && p.isr.includes(nodeId)) this.electLeader(p.topic, p.index, { nodeId });
       else if (p.leader >= 0) this.catchUp(p, nodeId, p.logEndOffset);
     }
-    this.log.info({ nodeId }, 'node started');
     this.emit('node-started', nodeId);
     return ok(undefined);
   }

@@ -31,6 +31,8 @@ export async function resetCluster(
     await startNode(node.nodeId);
     nodesStarted.push(node.nodeId);
   }
+  // Replication lag and paused followers, as chaos actions (replication-lag, pause-replication) leave them, go back to the start's.
+  cluster.resetReplication();
   // Before the topics: parked JoinGroup/SyncGroup requests are answered, open transactions forgotten.
   const groupsDeleted = cluster.groups.reset();
   const transactionsDeleted = cluster.transactions.reset();

@@ -122,7 +122,7 @@ export class Connection {
     } catch (err) {
       return this.close((err as Error).message);
     }
-    this.deadline?.update(this.decoder.buffered, frames.length > 0);
+    this.deadline?.update(this.decoder.buffered, frames.length);
     for (const frame of frames) this.waiting.push(ownMemory(frame));
     this.processWaiting();
   }

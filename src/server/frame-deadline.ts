@@ -16,17 +16,18 @@ export class FrameDeadline {
   ) {}
 
   /**
-   * Call after every read with the bytes buffered towards the next frame;
-   * framesCompleted: the read finished a frame, so what is buffered now is a
-   * frame begun in this read (a stream of large frames never has an empty
-   * buffer between reads, yet each frame gets its own bound).
+   * Call after every read with the bytes buffered towards the next frame and
+   * how many frames that read completed. A completed frame means the bytes
+   * buffered now belong to a new one, whose clock starts now: a client that
+   * pipelines faster than reads align with frames is not slow.
    */
-  update(buffered: number, framesCompleted = false): void {
+  update(buffered: number, completed = 0): void {
     if (buffered === 0) {
       this.since = null;
       return;
     }
-    if (this.since !== null && !framesCompleted) return;
+    if (completed > 0) this.since = null;
+    if (this.since !== null) return;
     this.since = Date.now();
     if (!this.timer) this.schedule(this.timeoutMs);
   }

@@ -79,5 +79,5 @@ test('producerIdExpirationCheckIntervalMs sets how often the scan runs; a bad va
   }
   // stop() ends the scan: no timer is left on the clock.
   expect(own.timersPending).toBe(0);
-  await expect(startCluster({ producerIdExpirationCheckIntervalMs: 0 })).rejects.toThrow('producerIdExpirationCheckIntervalMs must be a whole number of ms from 1 to 2147483647, got 0');
+  await expect(startCluster({ producerIdExpirationCheckIntervalMs: 0 })).rejects.toThrow('startCluster: producerIdExpirationCheckIntervalMs: must be a whole number from 1 to 2147483647, got 0');
 });
