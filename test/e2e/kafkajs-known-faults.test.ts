@@ -60,7 +60,7 @@ describe('(a) a send() that spans partitions led by several brokers', () => {
     expect(report.anomalies[0]!.precededBy.map((e) => (e.kind === 'fault' ? e.action : e.kind)).slice(-3)).toEqual(['leader-changed', 'move-leader', 'delay']);
   });
 
-  test('the broker-outage preset: node 0 stops under the first send, its partitions move to brokers that answered, and their records are lost', async () => {
+  test('the broker-outage preset: a leader stops under the first send, its partitions move to brokers that answered, and their records are lost', async () => {
     const outage = await outageCluster();
     // Who leads each partition when the preset stops a leader under the first send.
     const leaderAtStart = outage.cluster.topic('orders')!.partitions.map((p) => p.leader);
@@ -75,7 +75,7 @@ describe('(a) a send() that spans partitions led by several brokers', () => {
       }
       await producer.disconnect();
       const report = auditDelivery(outage, { topics: ['orders'], processed: await readEverything(outage, 'orders'), acknowledged });
-      // Every send resolved; the records node 0's partitions held in the first send are stored nowhere.
+      // Every send resolved; the records the stopped node's partitions held in the first send are stored nowhere.
       const stopped = outage.chaos.events().find((e) => e.kind === 'node-stopped')!.nodeId;
       const ledByStopped = leaderAtStart.flatMap((leader, p) => (leader === stopped ? [p] : []));
       expect(ledByStopped).toHaveLength(2);
