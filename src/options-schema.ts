@@ -203,6 +203,7 @@ export const optionSchemas = {
   replicationLagMs: ms,
   groupInitialRebalanceDelayMs: ms,
   producerIdExpirationMs: ms,
+  producerIdExpirationCheckIntervalMs: whole(1, MAX_INT32),
   transactionMaxTimeoutMs: whole(1, MAX_INT32),
   maxRequestSize: positive32,
   sasl,

@@ -40,8 +40,10 @@ export interface KafkaesqueOptions {
   replicationLagMs: number;
   /** group.initial.rebalance.delay.ms: how long a new (Empty) group waits for more members before its first rebalance. Kafka's default is 3000. */
   groupInitialRebalanceDelayMs: number;
-  /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
+  /** producer.id.expiration.ms: idle producer ids are forgotten after this long (measured from their last batch's timestamp). */
   producerIdExpirationMs: number;
+  /** producer.id.expiration.check.interval.ms: how often idle producer ids are looked for; they are forgotten only then, as in Kafka. */
+  producerIdExpirationCheckIntervalMs: number;
   /** transaction.max.timeout.ms: the longest transaction timeout InitProducerId accepts. */
   transactionMaxTimeoutMs: number;
   /** Largest request frame accepted; a larger one closes the connection. */
@@ -124,6 +126,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   replicationLagMs: 0,
   groupInitialRebalanceDelayMs: 0,
   producerIdExpirationMs: 86_400_000,
+  producerIdExpirationCheckIntervalMs: 600_000,
   transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
   connectionsMaxIdleMs: 600_000,

@@ -84,6 +84,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     minInsyncReplicas: options.minInsyncReplicas,
     replicationLagMs: options.replicationLagMs,
     producerIdExpirationMs: options.producerIdExpirationMs,
+    producerIdExpirationCheckIntervalMs: options.producerIdExpirationCheckIntervalMs,
     transactionMaxTimeoutMs: options.transactionMaxTimeoutMs,
     clock: options.clock ?? systemClock,
     logger: log,
@@ -250,7 +251,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       await proxy?.stop();
       await server.stop();
       chaos.close();
-      cluster.groups.shutdown();
+      cluster.shutdown();
       const topics = [...cluster.topics.keys()].filter((name) => !name.startsWith('__')).length;
       const uptimeMs = Math.round(performance.now() - startedAt);
       log.info(

@@ -148,7 +148,7 @@ function incomingOf(h: RecordBatchHeader): IncomingBatch {
  * Returns the outcome to answer with, or null to append.
  */
 function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: IncomingBatch, req: AppendRequest, now: number): AppendOutcome | null {
-  const dup = p.producers.findDuplicate(b, now);
+  const dup = p.producers.findDuplicate(b);
   if (dup) {
     // Quirk kept from Kafka: log_append_time is the cached batch's max timestamp, even on CreateTime topics.
     return { error: 'NONE', errorMessage: null, baseOffset: dup.lastOffset - dup.offsetDelta, lastOffset: dup.lastOffset, logAppendTimeMs: dup.maxTimestamp, inAppend: false, duplicate: true };
@@ -168,7 +168,7 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
         return failed('NOT_ENOUGH_REPLICAS', null); // CONCURRENT_TRANSACTIONS and coordinator trouble
     }
   }
-  const check = p.producers.check(b, now);
+  const check = p.producers.check(b);
   // Kafka sends no error_message for these (only record validation and verification get one).
   return check.kind === 'error' ? failed(check.error, null, true) : null;
 }

@@ -418,15 +418,15 @@ export class ProxyConnection {
     if (!limit) return this.socketWriteUpstream(wire);
     limit.throttle.write(wire);
     // A throttled link backs up to the sender as a slow one would: stop reading it while much waits.
-    if (this.backlog('request') > LIMIT_HIGH_WATER) this.client.pause();
+    if (this.backlog('request') > LIMIT_HIGH_WATER) this.pauseClient();
   }
 
   private socketWriteUpstream(wire: Buffer): void {
     if (this.closed || this.blackholed) return;
     if (!this.upstream.write(wire) && !this.upstreamBlocked) {
-      // Backpressure: stop reading the client until the broker side drains.
+      // Backpressure (a broker reads nothing while a request of this connection is in process): stop reading the client until the broker side drains.
       this.upstreamBlocked = true;
-      this.client.pause();
+      this.pauseClient();
       this.upstream.once('drain', () => {
         this.upstreamBlocked = false;
         this.resumeClient();
@@ -434,9 +434,20 @@ export class ProxyConnection {
     }
   }
 
+  /**
+   * Stops reading the client. A frame it had begun cannot go on arriving, so
+   * that is not the client's slowness: its deadline starts again on resume.
+   */
+  private pauseClient(): void {
+    this.client.pause();
+    this.deadline?.update(0);
+  }
+
   /** Reads the client again, unless the broker side or a request throttle still holds it back. */
   private resumeClient(): void {
-    if (!this.closed && !this.upstreamBlocked && this.backlog('request') <= LIMIT_HIGH_WATER) this.client.resume();
+    if (this.closed || this.upstreamBlocked || this.backlog('request') > LIMIT_HIGH_WATER) return;
+    this.client.resume();
+    this.deadline?.update(this.requests.buffered);
   }
 
   // ---------- responses: broker -> client ----------

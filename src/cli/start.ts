@@ -28,6 +28,7 @@ interface StartArgs {
   'min-insync-replicas': number;
   'replication-lag-ms': number;
   'producer-id-expiration-ms': number;
+  'producer-id-expiration-check-interval-ms': number;
   'sasl-user': string[];
   'sasl-mechanism'?: SaslMechanism[];
   'sasl-oauthbearer-required-scope': string[];
@@ -138,6 +139,12 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('control-allow-remote', { type: 'boolean', default: false, describe: 'Let the control API serve non-loopback clients' })
       .option('control-allowed-host', { type: 'string', array: true, describe: 'A host name the control API answers for besides loopback and localhost (repeatable; .domain allows subdomains)' })
       .option('producer-id-expiration-ms', optionFlag('producerIdExpirationMs', 'producer-id-expiration-ms', 'producer.id.expiration.ms: idle producer ids are forgotten', { default: defaultOptions.producerIdExpirationMs }))
+      .option(
+        'producer-id-expiration-check-interval-ms',
+        optionFlag('producerIdExpirationCheckIntervalMs', 'producer-id-expiration-check-interval-ms', 'producer.id.expiration.check.interval.ms: how often idle producer ids are looked for (and only then forgotten)', {
+          default: defaultOptions.producerIdExpirationCheckIntervalMs,
+        }),
+      )
       .option('transaction-max-timeout-ms', optionFlag('transactionMaxTimeoutMs', 'transaction-max-timeout-ms', 'transaction.max.timeout.ms', { default: defaultOptions.transactionMaxTimeoutMs }))
       .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
       .option('direct', { type: 'boolean', default: true, describe: 'With the proxy: a fault-free side door on free ports for the test\'s own clients, named in the ready line as directBootstrap (--no-direct: none)' })
@@ -259,6 +266,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     replicationLagMs: args['replication-lag-ms'],
     groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
     producerIdExpirationMs: args['producer-id-expiration-ms'],
+    producerIdExpirationCheckIntervalMs: args['producer-id-expiration-check-interval-ms'],
     transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
   };
   return {

@@ -250,7 +250,7 @@ export const routes: RouteTable = {
   'GET /v1/topics/:name/partitions/:partition/producers': {
     handle: ({ target, params }) => {
       const p = partitionOf(target, params.name, params.partition);
-      return { producers: p.producers.producers(modelOf(target).clock.now()).map(producerView).sort((a, b) => a.producerId - b.producerId) };
+      return { producers: p.producers.producers().map(producerView).sort((a, b) => a.producerId - b.producerId) };
     },
   },
 

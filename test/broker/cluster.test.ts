@@ -30,7 +30,7 @@ describe('topics', () => {
       ['t3', { replicationFactor: 4 }, 'INVALID_REPLICATION_FACTOR'],
       ['t4', { configs: { 'no.such.config': '1' } }, 'INVALID_CONFIG'],
       ['t5', { configs: { 'min.insync.replicas': 'zero' } }, 'INVALID_CONFIG'],
-      ['t6', { assignments: [[0, 0]] }, 'INVALID_REPLICA_ASSIGNMENT'],
+      ['t6', { assignments: [{ partitionIndex: 0, brokerIds: [0, 0] }] }, 'INVALID_REPLICA_ASSIGNMENT'],
     ];
     for (const [name, spec, error] of cases) {
       const r = cluster.createTopic(name, spec);

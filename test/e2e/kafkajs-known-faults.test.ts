@@ -60,11 +60,10 @@ describe('(a) a send() that spans partitions led by several brokers', () => {
     expect(report.anomalies[0]!.precededBy.map((e) => (e.kind === 'fault' ? e.action : e.kind)).slice(-3)).toEqual(['leader-changed', 'move-leader', 'delay']);
   });
 
-  test('the broker-outage preset: node 0 stops under the first send, its partitions move to brokers that answered, and their records are lost', async () => {
+  test('the broker-outage preset: a leader stops under the first send, its partitions move to brokers that answered, and their records are lost', async () => {
     const outage = await outageCluster();
-    // The partitions node 0 leads when the preset stops it under the first send.
-    const ledByNode0 = outage.cluster.topic('orders')!.partitions.filter((p) => p.leader === 0).map((p) => p.index);
-    expect(ledByNode0).toHaveLength(2);
+    // Who leads each partition when the preset stops a leader under the first send.
+    const leaderAtStart = outage.cluster.topic('orders')!.partitions.map((p) => p.leader);
     const acknowledged: AcknowledgedItem[] = [];
     try {
       const producer = client('outage-producer', outage).producer({ idempotent: true });
@@ -76,11 +75,16 @@ describe('(a) a send() that spans partitions led by several brokers', () => {
       }
       await producer.disconnect();
       const report = auditDelivery(outage, { topics: ['orders'], processed: await readEverything(outage, 'orders'), acknowledged });
-      // Every send resolved; the records node 0's partitions held in the first send are stored nowhere.
-      const lost = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].filter((i) => ledByNode0.includes(i % 6));
+      // Every send resolved; the records the stopped node's partitions held in the first send are stored nowhere.
+      const stopped = outage.chaos.events().find((e) => e.kind === 'node-stopped')!.nodeId;
+      const ledByStopped = leaderAtStart.flatMap((leader, p) => (leader === stopped ? [p] : []));
+      expect(ledByStopped).toHaveLength(2);
+      const lost = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].filter((i) => ledByStopped.includes(i % 6));
       expect(report.anomalies.map((a) => `${a.kind} ${a.id}`)).toEqual(lost.map((i) => `lost-write s0-${i}`));
-      expect(report.anomalies[0]!.message).toMatch(/^record 's0-\d+' of orders-\d was acknowledged to the producer but is stored nowhere in orders, after the stop-node fault fired on Produce to orders from client outage-producer/);
+      // The sends wait out the preset's 500 ms follower lag, so the node may be back (its start-node fault) before the last one.
+      expect(report.anomalies[0]!.message).toMatch(/^record 's0-\d+' of orders-\d was acknowledged to the producer but is stored nowhere in orders, after /);
       expect(report.anomalies[0]!.precededBy.map((e) => e.kind)).toEqual(expect.arrayContaining(['node-stopped', 'leader-changed', 'fault']));
+      expect(report.anomalies[0]!.precededBy.some((e) => e.kind === 'fault' && e.action === 'stop-node')).toBe(true);
     } finally {
       await outage.stop();
     }

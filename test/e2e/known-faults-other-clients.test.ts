@@ -84,11 +84,11 @@ describe.each(clients)('$name', (client) => {
     }
   }, 30_000);
 
-  it('(a) the broker-outage preset: node 0 stops under the first produce; every record delivered and stored', async () => {
+  it('(a) the broker-outage preset: a leader stops under the first produce; every record delivered and stored', async () => {
     const outage = await outageCluster();
     try {
       const { delivered, report } = await produce(client, 'orders', `${tag}-outage`, ['--prefix', 's', '--batches', '10', '--per-batch', '12', '--partitions', '6', '--linger-ms', '5', '--gap', '0.02', '--idempotence'], outage);
-      expect(outage.chaos.events().filter((e) => e.kind === 'node-stopped').map((e) => e.nodeId)).toEqual([0]);
+      expect(outage.chaos.events().filter((e) => e.kind === 'node-stopped')).toHaveLength(1);
       expect(delivered).toHaveLength(120);
       expect(anomalies(report)).toEqual([]);
     } finally {

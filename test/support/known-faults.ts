@@ -30,7 +30,7 @@ export function moveToAnsweredBroker(kafka: RunningCluster, topic: string): void
 
 /**
  * Fault (a) as the broker-outage preset springs it, on a cluster of its own
- * (node 0 stops on the third Produce): a six-partition topic `orders`, each
+ * (the node the third Produce goes to stops): a six-partition topic `orders`, each
  * node leading two, and the preset applied. The caller stops the cluster.
  */
 export async function outageCluster(): Promise<RunningCluster> {
