@@ -253,6 +253,9 @@ export function check(ev: Evidence): AuditReport {
       const prev = last.get(a.clientId);
       last.set(a.clientId, a);
       if (!prev || a.baseOffset > prev.lastOffset) continue;
+      // An acks=all batch cut off before the ISR had it was answered with an error, never acknowledged:
+      // its resend landing lower is the client recovering, not a send that went backwards.
+      if (prev.truncated && prev.acks === -1) continue;
       const at = byOffset.get(tpKey(p.topic, p.partition))!.get(a.baseOffset);
       const rec: LogRecord = at ?? { topic: p.topic, partition: p.partition, offset: a.baseOffset, id: null, producerId: -1, txn: 'none', clientId: a.clientId };
       add(sends, 'non-monotonic-send', rec, { offsets: ascending([a.baseOffset, prev.lastOffset]), records: [{ topic: p.topic, partition: p.partition, offset: a.baseOffset }], ...(rec.id !== null ? { id: rec.id } : {}) },

@@ -26,8 +26,10 @@ export interface JournalEntry {
   afterSeq: number;
   /** The fault event that kept this request's answer from the producer (cleared when an idempotent retry's answer arrives). */
   unacknowledgedBy?: ChaosEvent;
-  /** Cut off the log by an unclean leader election (offsets since reused). */
+  /** Cut off the log by a leader change (offsets since reused). */
   truncated?: boolean;
+  /** The Produce's acks (-1: all). */
+  acks: number;
 }
 
 /** How many answer-losing Produce faults are remembered while waiting for their append. */
@@ -124,12 +126,12 @@ export class ProduceJournal {
     }
     const last = list[list.length - 1];
     // Checked before any entry is made: a quiet run (the usual produce traffic) allocates nothing per append.
-    if (!lost && last && !last.unacknowledgedBy && !last.truncated && last.clientId === a.clientId && last.afterSeq === this.lastSeq && last.lastOffset + 1 === a.baseOffset) {
+    if (!lost && last && !last.unacknowledgedBy && !last.truncated && last.clientId === a.clientId && last.acks === a.acks && last.afterSeq === this.lastSeq && last.lastOffset + 1 === a.baseOffset) {
       last.lastOffset = a.lastOffset;
       last.correlationId = a.correlationId;
       return;
     }
-    const entry: JournalEntry = { baseOffset: a.baseOffset, lastOffset: a.lastOffset, clientId: a.clientId, correlationId: a.correlationId, afterSeq: this.lastSeq };
+    const entry: JournalEntry = { baseOffset: a.baseOffset, lastOffset: a.lastOffset, clientId: a.clientId, correlationId: a.correlationId, afterSeq: this.lastSeq, acks: a.acks };
     if (lost) entry.unacknowledgedBy = lost;
     list.push(entry);
   }

@@ -97,7 +97,7 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
   for (const b of producerBatches) {
     if (!b) continue;
     const outcome = checkProducer(cluster, topic, p, b, req, now);
-    if (outcome?.duplicate) cluster.emit('records-appended', { topic: topic.name, topicId: topic.topicId, partition: p.index, baseOffset: outcome.baseOffset, lastOffset: outcome.lastOffset, clientId: req.clientId, correlationId: req.correlationId ?? -1, duplicate: true });
+    if (outcome?.duplicate) cluster.emit('records-appended', { topic: topic.name, topicId: topic.topicId, partition: p.index, baseOffset: outcome.baseOffset, lastOffset: outcome.lastOffset, clientId: req.clientId, correlationId: req.correlationId ?? -1, duplicate: true, acks: req.acks });
     if (outcome) return outcome;
   }
 
@@ -122,7 +122,7 @@ export function appendRecords(cluster: Cluster, topic: Topic, p: Partition, req:
     const producer = producerBatches[i];
     if (producer) p.producers.recordAppend(producer, baseOffset, maxTimestamp);
   }
-  cluster.emit('records-appended', { topic: topic.name, topicId: topic.topicId, partition: p.index, baseOffset: first, lastOffset: p.logEndOffset - 1, clientId: req.clientId, correlationId: req.correlationId ?? -1, duplicate: false });
+  cluster.emit('records-appended', { topic: topic.name, topicId: topic.topicId, partition: p.index, baseOffset: first, lastOffset: p.logEndOffset - 1, clientId: req.clientId, correlationId: req.correlationId ?? -1, duplicate: false, acks: req.acks });
   cluster.replicate(p);
   p.updateHighWatermark();
   p.notify();

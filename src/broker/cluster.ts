@@ -92,6 +92,8 @@ export interface RecordsAppended {
   correlationId: number;
   /** A retried batch already in the log, answered with its offsets and not appended again. */
   duplicate: boolean;
+  /** The Produce's acks: an acks=all batch cut off the log before the ISR had it was never acknowledged. */
+  acks: number;
 }
 
 export interface ClusterEvents {

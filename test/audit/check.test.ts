@@ -22,12 +22,12 @@ beforeEach(() => {
 });
 
 /** Appends one batch of records keyed by id, as a Produce from `client` with correlation id `corr`. */
-function send(ids: string[], o: { topic?: string; partition?: number; client?: string; corr?: number; headers?: (id: string) => RecordInput['headers']; producerId?: number; sequence?: number } = {}) {
+function send(ids: string[], o: { topic?: string; partition?: number; client?: string; corr?: number; headers?: (id: string) => RecordInput['headers']; producerId?: number; sequence?: number; acks?: number } = {}) {
   const t = cluster.topic(o.topic ?? 'orders')!;
   const p = t.partitions[o.partition ?? 0]!;
   const records = ids.map((id) => ({ key: id, value: `value of ${id}`, ...(o.headers ? { headers: o.headers(id) } : {}) }));
   const idempotent = o.producerId === undefined ? {} : { producerId: o.producerId, baseSequence: o.sequence ?? 0 };
-  const r = appendRecords(cluster, t, p, { records: buildRecordBatch(records, idempotent), produceVersion: 9, acks: -1, clientId: o.client ?? 'billing-1', correlationId: o.corr ?? correlation++ });
+  const r = appendRecords(cluster, t, p, { records: buildRecordBatch(records, idempotent), produceVersion: 9, acks: o.acks ?? -1, clientId: o.client ?? 'billing-1', correlationId: o.corr ?? correlation++ });
   expect(r.error).toBe('NONE');
   return r.baseOffset;
 }
@@ -223,7 +223,7 @@ describe('non-monotonic send', () => {
     chaos = new FakeChaos();
     attachProduceJournal(cluster, chaos);
     cluster.createTopic('orders', { numPartitions: 1, replicationFactor: 2 });
-    send(['a', 'b']); // on the leader only: the follower is a second behind
+    send(['a', 'b'], { acks: 1 }); // acknowledged by the leader alone: the follower is a second behind
     const cut = cluster.electLeader('orders', 0, { nodeId: 1, unclean: true });
     expect(cut).toMatchObject({ ok: true, value: { truncatedFrom: 0 } });
     chaos.emit({ kind: 'leader-changed', topic: 'orders', partition: 0, detail: { leader: 1, unclean: true } });
@@ -241,9 +241,9 @@ test('the journal merges a quiet run of one client, and splits it where an uncle
   chaos = new FakeChaos();
   const journal = attachProduceJournal(cluster, chaos);
   cluster.createTopic('orders', { numPartitions: 1, replicationFactor: 2 });
-  send(['a']);
+  send(['a'], { acks: 1 });
   clock.advance(2000); // the follower has offset 0
-  send(['b']); // offset 1, on the leader only
+  send(['b'], { acks: 1 }); // offset 1, acknowledged by the leader alone
   const id = cluster.topic('orders')!.topicId;
   expect(journal.batches(id, 0).map((e) => [e.baseOffset, e.lastOffset])).toEqual([[0, 1]]);
   expect(cluster.electLeader('orders', 0, { nodeId: 1, unclean: true })).toMatchObject({ value: { truncatedFrom: 1 } });
@@ -334,4 +334,17 @@ describe('precededBy', () => {
     const r = audit({ topics: ['orders'], processed: ['b'] });
     expect(r.anomalies[0]).toMatchObject({ kind: 'lost-write', id: 'a', precededBy: [stop, close, join] });
   });
+});
+
+test('an acks=all batch the log lost before the ISR had it was never acknowledged: its resend landing lower is no non-monotonic send', () => {
+  const { cluster: lagging } = modelCluster({ brokers: 2, replicationLagMs: 1000 });
+  cluster = lagging;
+  chaos = new FakeChaos();
+  attachProduceJournal(cluster, chaos);
+  cluster.createTopic('orders', { numPartitions: 1, replicationFactor: 2 });
+  send(['a']); // acks=all: waits for the follower, a second behind
+  expect(cluster.electLeader('orders', 0, { nodeId: 1, unclean: true })).toMatchObject({ value: { truncatedFrom: 0 } });
+  send(['a']); // the client's resend after its error answer
+  const r = audit({ processed: ['a'] });
+  expect(kinds(r)).toEqual([]);
 });
