@@ -1,0 +1,23 @@
+// A billing service: for each order read from `orders` it writes an invoice
+// to `invoices`; a send that fails is logged and the order skipped, and
+// kafkajs commits the order's offset as the handler returns.
+// Bug: the producer does not retry (`retry: { retries: 0 }`), so any
+// transient error (a leader moving, a connection reset) fails the send at
+// once: the order is committed without its invoice, lost.
+// Fix: the default retries, on an idempotent producer (so a retry after a
+// lost answer stores nothing twice): transient errors are ridden out.
+import { INVOICES, ORDERS, consumeUntilIdle, consumerOf, effects, fixed, kafka, main } from './lib.mjs';
+
+main(async () => {
+  const client = kafka('billing');
+  const producer = client.producer(fixed ? { idempotent: true } : { retry: { retries: 0 } });
+  await producer.connect();
+  await consumeUntilIdle(consumerOf(client, { groupId: 'billing' }), ORDERS, async ({ message }) => {
+    try {
+      await producer.send({ topic: INVOICES, acks: -1, messages: [{ key: message.key, value: message.value }] });
+    } catch (err) {
+      effects.error(err); // logged and skipped: with retries, only an error that outlasts them gets here
+    }
+  });
+  await producer.disconnect();
+});
