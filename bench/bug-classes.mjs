@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The bug-class matrix (issue 12): every bug-class application of
 // test/bug-classes/, buggy and fixed twin, under every built-in preset, with
-// seeds 1, 2 and 3, each cell on a fresh cluster. Prints which presets catch
-// which buggy twin on how many seeds, and any fixed twin that fails (a false
-// alarm) loudly. Exit code 1 when there is a false alarm or an error.
+// seeds 1, 2 and 3, each cell on a fresh cluster, and with no preset at all
+// (`none`: the baseline, which a buggy twin must pass too). Prints which
+// presets catch which buggy twin on how many seeds, and loudly any fixed twin
+// that fails (a false alarm) and any buggy twin that fails without a fault.
+// Exit code 1 when there is one of those, or an error.
 //
 //   node bench/bug-classes.mjs                                  # the whole matrix (~10 min on 2 cores)
 //   node bench/bug-classes.mjs --apps no-dedup,acks-1 --presets redelivery --seeds 1
@@ -42,7 +44,7 @@ const { BUG_CLASSES, listPresetNames, runCells, matrixCells, formatMatrix } = aw
 const cells = matrixCells({
   apps: list('apps') ?? BUG_CLASSES.map((c) => c.name),
   twins: list('twins') ?? ['buggy', 'fixed'],
-  presets: list('presets') ?? listPresetNames(),
+  presets: list('presets') ?? ['none', ...listPresetNames()],
   seeds: (list('seeds') ?? ['1', '2', '3']).map(Number),
 });
 const jobs = Number(flag('jobs', '2'));

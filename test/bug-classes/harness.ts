@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { auditDelivery, startCluster, type Anomaly, type KafkaesqueOptions, type RunningCluster, type SentItem } from '../../src/index.js';
 import { fetchPartition } from '../support/kafkajs.js';
 import { bugClass, type BugClass } from './bug-classes.js';
@@ -25,7 +25,7 @@ const appsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'apps');
 /** The longest an application lives (it exits with code 3 then, as a test's timeout would end it). */
 export const LIFE_MS = 4500;
 /** Lives of a consumer application: it is started again while its group has not committed the whole input. */
-export const MAX_LIVES = 3;
+export const MAX_LIVES = 2;
 /** Records of input (consumer and pipeline shapes), or records a producer application sends. */
 export const COUNT = 20;
 const ORDERS = 'orders';
@@ -37,8 +37,8 @@ export interface Cell {
   /** A bug class's application (bug-classes.ts). */
   app: string;
   twin: Twin;
-  /** A built-in preset's name or a preset file's path, applied at start. */
-  preset: string;
+  /** A built-in preset's name or a preset file's path, applied at start; null: none (the baseline, where a buggy twin must pass too). */
+  preset: string | null;
   seed: number;
   /** More start options (merged over { brokers: 3, seed, presets: [preset] }), for presets that need them. */
   clusterOptions?: Partial<KafkaesqueOptions>;
@@ -93,21 +93,30 @@ async function again<T>(what: string, step: () => Promise<T>, attempts = 6): Pro
   }
 }
 
-async function createTopics(client: Kafka, topics: string[]): Promise<void> {
-  const admin = client.admin();
-  await admin.connect();
-  try {
-    await again('create topics', () => admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions: 1, replicationFactor: 3 })), waitForLeaders: true }));
-  } finally {
-    await admin.disconnect();
-  }
+/** Runs a step with a connected admin client (connecting is part of the step: a fault may reset it). */
+async function withAdmin<T>(client: Kafka, what: string, step: (admin: Admin) => Promise<T>): Promise<T> {
+  return again(what, async () => {
+    const admin = client.admin();
+    try {
+      await admin.connect();
+      return await step(admin);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+}
+
+function createTopics(client: Kafka, topics: string[]): Promise<void> {
+  return withAdmin(client, 'create topics', (admin) =>
+    admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions: 1, replicationFactor: 3 })), waitForLeaders: true }).then(() => {}),
+  );
 }
 
 /** The test's input: COUNT orders o-0 … in one idempotent send (resent when a fault fails it: the broker keeps one copy). */
 async function produceInput(client: Kafka): Promise<void> {
   const producer = client.producer({ idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
   try {
+    await again('connect the input producer', () => producer.connect());
     const messages = Array.from({ length: COUNT }, (_, i) => ({ key: `o-${i}`, value: JSON.stringify({ id: `o-${i}`, amount: 10 }) }));
     await again('produce the input', () => producer.send({ topic: ORDERS, acks: -1, messages }));
   } finally {
@@ -123,15 +132,9 @@ async function readBack(client: Kafka, topic: string): Promise<string[]> {
 
 /** Whether the application's group has committed every input record. */
 async function caughtUp(client: Kafka, groupId: string): Promise<boolean> {
-  const admin = client.admin();
-  await admin.connect();
-  try {
-    const [ends, committed] = await again('read the group lag', () => Promise.all([admin.fetchTopicOffsets(ORDERS), admin.fetchOffsets({ groupId, topics: [ORDERS] })]));
-    const at = new Map(committed[0]?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
-    return ends.every((e) => (at.get(e.partition) ?? -1) >= Number(e.high));
-  } finally {
-    await admin.disconnect();
-  }
+  const [ends, committed] = await withAdmin(client, 'read the group lag', (admin) => Promise.all([admin.fetchTopicOffsets(ORDERS), admin.fetchOffsets({ groupId, topics: [ORDERS] })]));
+  const at = new Map(committed[0]?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
+  return ends.every((e) => (at.get(e.partition) ?? -1) >= Number(e.high));
 }
 
 /** One life of the application: resolves its exit code (it is killed if it outlives LIFE_MS by 3 s). */
@@ -182,7 +185,7 @@ export async function runCell(cell: Cell): Promise<CellResult> {
 
 async function playCell(cell: Cell, started: number): Promise<CellResult> {
   const cls = bugClass(cell.app);
-  const running = await startCluster({ brokers: 3, ...cell.clusterOptions, seed: cell.seed, presets: [cell.preset, ...(cell.clusterOptions?.presets ?? [])] });
+  const running = await startCluster({ brokers: 3, ...cell.clusterOptions, seed: cell.seed, presets: [...(cell.preset === null ? [] : [cell.preset]), ...(cell.clusterOptions?.presets ?? [])] });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bug-${cell.app}-`));
   const effectsFile = path.join(dir, 'effects.jsonl');
   try {

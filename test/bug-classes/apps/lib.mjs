@@ -83,28 +83,44 @@ export function main(app) {
 
 /**
  * Consumes `topic` from the beginning with `eachMessage(payload, stop)` until
- * no record has come for IDLE_MS since the group was joined (or since the
- * last record), then leaves the group. `stop(err)` ends it early: the records
- * still in hand are skipped, the consumer leaves its group (so that a
- * restarted instance need not wait for its session to expire), and err is
- * thrown. `runOptions` go to consumer.run().
+ * no record has come for IDLE_MS while the consumer was in its group (the
+ * clock stops while it rebalances or restarts after a crash) and `notBefore`
+ * (say, the application's own writes) has settled; then leaves the group.
+ * `stop(err)` ends it early: the records still in hand are skipped, the
+ * consumer leaves its group (so that a restarted instance need not wait for
+ * its session to expire), and err is thrown. `runOptions` go to consumer.run().
  */
-export async function consumeUntilIdle(consumer, topic, eachMessage, runOptions = {}) {
+export async function consumeUntilIdle(consumer, topic, eachMessage, { notBefore, ...runOptions } = {}) {
   shutdownHooks.push(() => consumer.disconnect());
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   let timer;
   let failure;
+  let settled = notBefore === undefined;
+  let inGroup = false;
   await new Promise((resolve) => {
     const touch = () => {
       clearTimeout(timer);
-      timer = setTimeout(resolve, IDLE_MS);
+      if (inGroup && settled) timer = setTimeout(resolve, IDLE_MS);
     };
     const stop = (err) => {
       failure ??= err;
       resolve();
     };
-    consumer.on(consumer.events.GROUP_JOIN, touch);
+    notBefore?.finally(() => {
+      settled = true;
+      touch();
+    });
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      inGroup = true;
+      touch();
+    });
+    for (const away of [consumer.events.REBALANCING, consumer.events.CRASH]) {
+      consumer.on(away, () => {
+        inGroup = false;
+        clearTimeout(timer);
+      });
+    }
     consumer.run({
       ...runOptions,
       eachMessage: async (payload) => {

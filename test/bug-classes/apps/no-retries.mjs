@@ -1,11 +1,12 @@
 // A billing service: for each order read from `orders` it writes an invoice
-// to `invoices`; a send that fails is logged and the order skipped, and
-// kafkajs commits the order's offset as the handler returns.
+// to `invoices`, and kafkajs commits the order's offset as the handler returns.
 // Bug: the producer does not retry (`retry: { retries: 0 }`), so any
 // transient error (a leader moving, a connection reset) fails the send at
-// once: the order is committed without its invoice, lost.
+// once, and the failure is logged and the order skipped: it is committed
+// without its invoice, lost.
 // Fix: the default retries, on an idempotent producer (so a retry after a
-// lost answer stores nothing twice): transient errors are ridden out.
+// lost answer stores nothing twice), and a send that fails all the same is
+// thrown, so that kafkajs delivers the order again instead of committing it.
 import { INVOICES, ORDERS, consumeUntilIdle, consumerOf, effects, fixed, kafka, main } from './lib.mjs';
 
 main(async () => {
@@ -16,7 +17,9 @@ main(async () => {
     try {
       await producer.send({ topic: INVOICES, acks: -1, messages: [{ key: message.key, value: message.value }] });
     } catch (err) {
-      effects.error(err); // logged and skipped: with retries, only an error that outlasts them gets here
+      effects.error(err);
+      if (fixed) throw err; // kafkajs delivers the order again
+      // buggy: logged and skipped
     }
   });
   await producer.disconnect();

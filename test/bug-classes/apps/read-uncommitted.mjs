@@ -37,7 +37,8 @@ async function writeOrders() {
 
 main(async () => {
   const shipping = consumerOf(kafka('shipping'), { groupId: 'shipping', readUncommitted: !fixed });
-  const shipped = consumeUntilIdle(shipping, ORDERS, async ({ message }) => effects.effect(message.key.toString()));
-  await writeOrders();
-  await shipped;
+  const writing = writeOrders();
+  // The shipping consumer drains `orders` once every order is written.
+  await consumeUntilIdle(shipping, ORDERS, async ({ message }) => effects.effect(message.key.toString()), { notBefore: writing });
+  await writing;
 });
