@@ -13,5 +13,7 @@ export default {
   // Sources import './x.js' as NodeNext requires; map back to the .ts file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // User projects that test/jest/runners.test.ts runs with their own runner.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/jest/projects/'],
   testTimeout: 30000,
 };

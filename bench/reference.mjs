@@ -1,13 +1,13 @@
 // The reference broker: librdkafka's mock cluster, run as a stand-alone
-// process (see ../shared/reference/README.md). Benchmarks report kafkaesque's
+// process (see reference/README.md). Benchmarks report kafkaesque's
 // figures as a ratio to it, measured in the same run.
 //
 //   import { mockClusterPath } from './reference.mjs'
 //   const bin = mockClusterPath()   // bench/.ref/bin/mock-cluster-new
 //
-// If the binary is absent it is built: ../shared/reference (beside the repo;
-// override with KAFKAESQUE_REFERENCE_DIR) is copied to bench/.ref/reference
-// (the build script may write into its own folder, and shared/ is read-only)
+// If the binary is absent it is built: bench/reference (vendored from the
+// project's ../shared/reference; override with KAFKAESQUE_REFERENCE_DIR) is
+// copied to bench/.ref/reference (so a read-only override still builds)
 // and `build.sh --new` is run there with OUT_DIR=bench/.ref/bin. That build
 // takes librdkafka's source from the npm package node-rdkafka; nothing of it
 // is kept outside bench/.ref/, which is git-ignored.
@@ -21,7 +21,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const repoDir = path.dirname(benchDir);
 export const refDir = path.join(benchDir, '.ref');
 export const binDir = path.join(refDir, 'bin');
 export const mockBin = path.join(binDir, 'mock-cluster-new');
@@ -54,7 +53,7 @@ function have(cmd) {
 function sourceDir() {
   const candidates = [
     process.env.KAFKAESQUE_REFERENCE_DIR,
-    path.join(repoDir, '..', 'shared', 'reference'),
+    path.join(benchDir, 'reference'),
   ].filter(Boolean);
   for (const dir of candidates) {
     if (fs.existsSync(path.join(dir, 'build.sh')) && fs.existsSync(path.join(dir, 'mock-cluster.c'))) {

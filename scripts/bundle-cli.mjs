@@ -17,13 +17,17 @@ await build({
   target: 'node20',
   // selfsigned: loaded on demand for --tls, so its X.509 code is not parsed at every start.
   // pino is bundled (resolving and loading its dozen files cost ~25 ms of every
-  // start); pino-pretty stays outside and is loaded only for --pretty-logs.
-  external: ['pino-pretty', '@node-rs/crc32', 'snappyjs', 'selfsigned'],
+  // start).
+  external: ['@node-rs/crc32', 'snappyjs', 'selfsigned'],
   // yargs renders the help of the command being run even when nobody asks
   // for it; string-width (via cliui) measures each character with
   // Intl.Segmenter and a fresh emoji RegExp, which made that ~50 ms of every
   // `kafkaesque start`. fast-string-width gives the same widths quickly.
   alias: { 'string-width': 'fast-string-width' },
+  // The global fetch loads undici on first use (~50 ms of every command that
+  // talks to an instance); the CLI's is over node:http, which the bundle holds
+  // anyway. The export named `fetch` replaces the global in this bundle only.
+  inject: ['src/cli/http-fetch.ts'],
   // The sources are ES modules; in one CommonJS file import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__kafkaesqueModuleUrl' },
   // import() of an external package becomes require(): code run by vm.Script

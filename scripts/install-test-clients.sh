@@ -14,7 +14,7 @@ command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/Shopify/sarama ] || need+=(golang-github-shopify-sarama-dev)
 command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
-# Upstream mode's e2e test builds librdkafka's mock cluster (../shared/reference) against it.
+# Upstream mode's e2e test builds librdkafka's mock cluster (bench/reference) against it.
 [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
 if ((${#need[@]} == 0)); then
   echo "test clients: already installed"

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The kafkaesque command line: one yargs module per verb under ./cli/.
-// Exit codes: 0 done, 1 refused or failed, 2 usage.
+// Exit codes (src/cli/exit-codes.ts, docs/cli.md): 0 done, 1 a finding or a
+// failure at run time, 2 usage, 3 input refused.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { EXIT_FAILED, EXIT_USAGE } from './cli/common.js';
+import { EXIT_FAILED, EXIT_USAGE, describeFailure } from './cli/common.js';
+import { stdinDashes } from './cli/flags.js';
 import { auditCommand } from './cli/audit.js';
 import { eventsCommand } from './cli/events.js';
 import { faultCommand } from './cli/fault.js';
@@ -13,6 +15,7 @@ import { presetCommand } from './cli/preset.js';
 import { resetCommand } from './cli/reset.js';
 import { startCommand } from './cli/start.js';
 import { statusCommand } from './cli/status.js';
+import { sweepCommand } from './cli/sweep.js';
 import { topicCommand } from './cli/topic.js';
 import { version } from './index.js';
 
@@ -21,7 +24,7 @@ interface YargsUsageInternals {
   getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
 }
 
-const argv = hideBin(process.argv);
+const argv = stdinDashes(hideBin(process.argv));
 const cli = yargs(argv);
 if (!argv.some((a) => a === '--help' || a === '-h' || a === 'help')) {
   // yargs renders the running command's help text in advance, in case the
@@ -48,6 +51,7 @@ cli
   .command(eventsCommand)
   .command(resetCommand)
   .command(auditCommand)
+  .command(sweepCommand)
   .demandCommand(1, 'Name a command; try: kafkaesque start')
   .strict()
   .version(version)
@@ -55,8 +59,9 @@ cli
   .fail((message, err) => {
     // yargs' own complaints (unknown flag, missing argument) are usage errors; anything thrown is a failure.
     if (err && !message) {
-      process.stderr.write(`kafkaesque: ${err.message}\n`);
-      process.exit(EXIT_FAILED);
+      const failure = describeFailure(err);
+      process.stderr.write(`kafkaesque: ${failure.message}\n`);
+      process.exit(failure.code);
     }
     process.stderr.write(`kafkaesque: ${message ?? err?.message}\nRun with --help for usage.\n`);
     process.exit(EXIT_USAGE);

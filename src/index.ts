@@ -1,7 +1,8 @@
 // kafkaesque's public API.
 export { startCluster, type RunningCluster } from './start.js';
-export { startProxy, type RunningProxy, type ProxyOptions } from './chaos/upstream-start.js';
-export { defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
+export { startProxy, type RunningProxy, type ProxyOptions } from './start-proxy.js';
+export { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
+export { OptionsError, optionSchemas } from './options-schema.js';
 export { Cluster, type BrokerNode, type Topic, type LeaderChange } from './broker/cluster.js';
 export { Partition } from './broker/partition.js';
 export { ManualClock, systemClock, type Clock } from './broker/clock.js';
@@ -36,6 +37,7 @@ export {
   type ProcessedItem,
   type ProcessedRecord,
   type SentItem,
+  type AcknowledgedItem,
   type RecordRef,
   type AuditedRecordView,
 } from './audit/index.js';
@@ -82,4 +84,19 @@ export type {
   AppliedPreset,
   ApplyPresetRequest,
   AuditRequest,
+  WaitForRecordsRequest,
+  WaitForCommittedRequest,
+  WaitForGroupRequest,
 } from './control/types.js';
+export {
+  waitForGroup,
+  waitForRecords,
+  waitForCommitted,
+  WaitTimeoutError,
+  type WaitOptions,
+  type WaitForGroupOptions,
+  type GroupProgress,
+  type GroupPartitionProgress,
+  type RecordsProgress,
+  type CommittedProgress,
+} from './broker/waits.js';

@@ -3,8 +3,9 @@
 import type { Clock } from './broker/clock.js';
 import type { Logger } from './logger.js';
 import type { SaslOptions } from './server/sasl/authenticator.js';
-import { validateTlsOptions, type TlsOptions } from './server/tls.js';
-import { isValidSeed } from './chaos/random.js';
+import type { TlsOptions } from './server/tls.js';
+import { checkCombination, checkOptions } from './options-schema.js';
+import type { PresetRef } from './presets/params.js';
 
 export interface TopicSpec {
   name: string;
@@ -39,8 +40,10 @@ export interface KafkaesqueOptions {
   replicationLagMs: number;
   /** group.initial.rebalance.delay.ms: how long a new (Empty) group waits for more members before its first rebalance. Kafka's default is 3000. */
   groupInitialRebalanceDelayMs: number;
-  /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
+  /** producer.id.expiration.ms: idle producer ids are forgotten after this long (measured from their last batch's timestamp). */
   producerIdExpirationMs: number;
+  /** producer.id.expiration.check.interval.ms: how often idle producer ids are looked for; they are forgotten only then, as in Kafka. */
+  producerIdExpirationCheckIntervalMs: number;
   /** transaction.max.timeout.ms: the longest transaction timeout InitProducerId accepts. */
   transactionMaxTimeoutMs: number;
   /** Largest request frame accepted; a larger one closes the connection. */
@@ -67,12 +70,25 @@ export interface KafkaesqueOptions {
   controlHost: string;
   /** When set, the control API requires `Authorization: Bearer <token>`. */
   controlToken?: string;
-  /** Let the control API serve non-loopback addresses and browser pages (bind controlHost elsewhere too). */
+  /** Let the control API serve non-loopback addresses (bind controlHost elsewhere too); cross-origin browser requests are refused either way. */
   controlAllowRemote: boolean;
+  /** Host names the control API answers for besides loopback addresses and localhost (its DNS-rebinding defence; `.example.com` allows a domain and its subdomains). docs/security.md. */
+  controlAllowedHosts?: string[];
   /** Topics created at start. */
   topics: TopicSpec[];
-  /** Presets applied at start, in order: built-in names ('lost-ack') or paths of preset files (docs/presets.md). Needs the proxy. */
-  presets: string[];
+  /**
+   * Presets applied at start, in order: built-in names ('lost-ack') or paths
+   * of preset files, with parameter values as 'lost-ack?topic=orders' or
+   * { name: 'lost-ack', params: { topic: 'orders' } } (docs/presets.md). Needs the proxy.
+   */
+  presets: (string | PresetRef)[];
+  /**
+   * Start as a newly formed cluster: __consumer_offsets and __transaction_state
+   * do not exist until the first FindCoordinator of each kind creates them,
+   * answering COORDINATOR_NOT_AVAILABLE meanwhile (clients back off ~300 ms).
+   * Default false: the cluster starts warm, as one that has run a while.
+   */
+  coldStart: boolean;
   /** Time source for every timeout; ManualClock in tests. */
   clock?: Clock;
   logger?: Logger;
@@ -81,6 +97,12 @@ export interface KafkaesqueOptions {
   prettyLogs: boolean;
   /** Serve the cluster through the chaos proxy: its listeners take the ports above, the brokers free loopback ports. */
   proxy: boolean;
+  /**
+   * With the proxy: a fault-free side door, a second listener per node on a
+   * free port, with no rules, whose answers advertise the side door itself
+   * (RunningCluster.directBootstrap), for a test's own setup and assertions.
+   */
+  direct: boolean;
   /** Append every fault event, node stop and start and leader change to this file as a JSON line, as it happens (for a CI run's post-mortem). */
   eventsFile?: string;
   /** Seed of the run's random generator (0 to 2^32-1); default: a random one, logged and printed at start. */
@@ -104,6 +126,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   replicationLagMs: 0,
   groupInitialRebalanceDelayMs: 0,
   producerIdExpirationMs: 86_400_000,
+  producerIdExpirationCheckIntervalMs: 600_000,
   transactionMaxTimeoutMs: 900_000,
   maxRequestSize: 100 * 1024 * 1024,
   connectionsMaxIdleMs: 600_000,
@@ -114,29 +137,34 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   controlAllowRemote: false,
   topics: [],
   presets: [],
+  coldStart: false,
   // Silent unless asked: KAFKAESQUE_LOG_LEVEL=debug npm test shows what the brokers do.
   logLevel: process.env.KAFKAESQUE_LOG_LEVEL ?? 'silent',
-  prettyLogs: false,
+  // KAFKAESQUE_PRETTY=1: the logs asked for above as one line per event, for people.
+  prettyLogs: process.env.KAFKAESQUE_PRETTY === '1',
   proxy: true,
+  direct: true,
 });
 
-export function resolveOptions(options: Partial<KafkaesqueOptions> = {}): KafkaesqueOptions {
-  const merged = { ...defaultOptions, ...options, topics: options.topics ?? [], presets: options.presets ?? [] };
-  if (!Number.isInteger(merged.brokers) || merged.brokers < 1) throw new RangeError(`brokers must be a whole number >= 1, got ${merged.brokers}`);
-  if (merged.nodeIds && merged.nodeIds.length !== merged.brokers) throw new RangeError(`nodeIds has ${merged.nodeIds.length} ids for ${merged.brokers} brokers`);
-  if (!Number.isInteger(merged.groupInitialRebalanceDelayMs) || merged.groupInitialRebalanceDelayMs < 0) throw new RangeError(`groupInitialRebalanceDelayMs must be a whole number >= 0, got ${merged.groupInitialRebalanceDelayMs}`);
-  if (merged.seed !== undefined && !isValidSeed(merged.seed)) throw new RangeError(`seed must be a whole number from 0 to 4294967295, got ${merged.seed}`);
-  if (merged.ports && merged.ports.length !== merged.brokers) throw new RangeError(`ports has ${merged.ports.length} entries for ${merged.brokers} brokers`);
-  if (!Number.isInteger(merged.controlPort) || merged.controlPort < 0 || merged.controlPort > 65535) throw new RangeError(`controlPort must be a port number (0 = free), got ${merged.controlPort}`);
-  if (merged.controlToken !== undefined && merged.controlToken.trim() === '') throw new RangeError('controlToken must not be empty');
-  for (const field of ['maxConnections', 'maxConnectionsPerIp', 'fetchMaxBytes', 'maxRecordsPerFetch'] as const) {
-    const v = merged[field];
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`${field} must be a whole number >= 1, got ${v}`);
+/** A listener that could not bind: `option` names the option of its address (port, ports, controlPort), so a caller can name its own flag. */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(
+    readonly option: 'port' | 'ports' | 'controlPort',
+    cause: Error,
+  ) {
+    super(`${option}: ${cause.message}`, { cause });
   }
-  for (const field of ['connectionsMaxIdleMs', 'requestTimeoutMs'] as const) {
-    const v = merged[field];
-    if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new RangeError(`${field} must be a whole number of ms from 0 (no bound) to 2147483647, got ${v}`);
-  }
-  validateTlsOptions(merged.tls);
+}
+
+/**
+ * The options of a run: `input` checked against the one schema
+ * (src/options-schema.ts) and merged over the defaults. `source` names the
+ * caller in an error ("startCluster: brokerz: unknown option; did you mean brokers?").
+ */
+export function resolveOptions(input: Partial<KafkaesqueOptions> = {}, source = 'startCluster'): KafkaesqueOptions {
+  const given = checkOptions(input, source);
+  const merged: KafkaesqueOptions = { ...defaultOptions, ...given, topics: given.topics ?? [], presets: given.presets ?? [] };
+  checkCombination(merged, source);
   return merged;
 }

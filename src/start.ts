@@ -7,22 +7,25 @@ import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
 import { createLogger } from './logger.js';
-import { resolveOptions, type KafkaesqueOptions } from './options.js';
+import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
 import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
 import type { ListenerPolicy } from './server/node-listeners.js';
 import type { ChaosController } from './chaos/api.js';
 import { ChaosEngine } from './chaos/controller.js';
+import { isInternalLeaderChange } from './chaos/events.js';
 import { ChaosProxy } from './chaos/proxy.js';
 import { randomSeed } from './chaos/random.js';
 import { startControlServerFor, type ControlServer } from './control/server.js';
 import { resetCluster } from './control/reset.js';
+import { createCoordinatorTopics } from './broker/coordinators.js';
 import { applyPreset } from './presets/apply.js';
 import { attachProduceJournal } from './audit/produce-journal.js';
 import { resolvePreset } from './presets/load.js';
 import type { Preset } from './presets/validate.js';
 import type { ResetResult } from './control/types.js';
+import { waitForCommitted, waitForGroup, waitForRecords, type CommittedProgress, type GroupProgress, type RecordsProgress, type WaitForGroupOptions, type WaitOptions } from './broker/waits.js';
 
 export interface RunningCluster {
   /** Comma-separated host:port list of the live brokers, for client configs. */
@@ -44,10 +47,25 @@ export interface RunningCluster {
   readonly chaos: ChaosController;
   /** Seed of this run's random generator: the same seed and traffic fire the same faults. */
   readonly seed: number;
+  /**
+   * The fault-free way in, for a test's own clients (an input producer, an
+   * admin, a checking consumer): the side door's addresses, which answer with
+   * side-door addresses only, so no rule sees that traffic. Without the proxy,
+   * `bootstrap` itself (nothing there is faulted); null with `direct: false`.
+   */
+  readonly directBootstrap: string | null;
+  /** host:port of every node's side door, by node id (the brokers' own without the proxy; empty with `direct: false`). */
+  readonly directBrokers: ReadonlyMap<number, string>;
   /** Whether clients go through the chaos proxy (the addresses above are the proxy's). */
   readonly proxy: boolean;
   /** With `tls`, the PEM CA certificate clients trust and the server certificate presented, and what clients must present (docs/security.md); null without TLS. */
   readonly tls: TlsInfo | null;
+  /** Resolves once the group is Stable (or `state`) and, with `lag`, its total lag is at most that (docs/library.md#waits-instead-of-sleeps). */
+  waitForGroup(groupId: string, options?: WaitForGroupOptions): Promise<GroupProgress>;
+  /** Resolves once the topic (or `partition`) holds at least `count` data records below the high watermark. */
+  waitForRecords(topic: string, count: number, options?: WaitOptions & { partition?: number }): Promise<RecordsProgress>;
+  /** Resolves once the group's committed offset of topic-partition is at least `offset`. */
+  waitForCommitted(groupId: string, topic: string, partition: number, offset: number, options?: WaitOptions): Promise<CommittedProgress>;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
 }
@@ -66,6 +84,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     minInsyncReplicas: options.minInsyncReplicas,
     replicationLagMs: options.replicationLagMs,
     producerIdExpirationMs: options.producerIdExpirationMs,
+    producerIdExpirationCheckIntervalMs: options.producerIdExpirationCheckIntervalMs,
     transactionMaxTimeoutMs: options.transactionMaxTimeoutMs,
     clock: options.clock ?? systemClock,
     logger: log,
@@ -85,24 +104,34 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     idleMs: options.connectionsMaxIdleMs,
     handshakeTimeoutMs: options.requestTimeoutMs,
   };
+  const registry = new HandlerRegistry(brokerHandlers);
+  const sasl = options.sasl ? new SaslConfig(options.sasl) : null;
+  const fetchLimits = { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity };
   // With the proxy on, the proxy takes the configured ports and the brokers sit behind it on free loopback ports.
   const server = new KafkaServer({
     cluster,
-    registry: new HandlerRegistry(brokerHandlers),
+    registry,
     bindHost: options.proxy ? '127.0.0.1' : options.host,
     ports: options.proxy ? new Map(nodeIds.map((id) => [id, 0])) : ports,
     advertisedHost: options.proxy ? '127.0.0.1' : (options.advertisedHost ?? options.host),
     maxRequestSize: options.maxRequestSize,
     log,
-    sasl: options.sasl ? new SaslConfig(options.sasl) : null,
+    sasl,
     // Behind the proxy, frames are bounded where clients send them: a throttle
     // or slice fault that paces a request to the broker must not look like a slow client.
     requestTimeoutMs: options.proxy ? 0 : options.requestTimeoutMs,
     authTimeoutMs: options.requestTimeoutMs,
-    fetchLimits: { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity },
+    fetchLimits,
     policy: options.proxy ? { idleMs: options.connectionsMaxIdleMs } : clientPolicy,
   });
-  await server.start();
+  const listenOption = options.ports ? 'ports' : 'port';
+  try {
+    await server.start();
+  } catch (err) {
+    chaos.close();
+    // Behind the proxy the brokers take free loopback ports; without it, the configured ones.
+    throw options.proxy ? err : new ListenError(listenOption, err as Error);
+  }
   const proxy = options.proxy
     ? new ChaosProxy({
         cluster,
@@ -117,16 +146,42 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
         policy: clientPolicy,
       })
     : undefined;
+  // The side door: what the clients of the proxy get (TLS, SASL, quotas), since
+  // it serves the same test's own clients, on free ports, with no proxy in front.
+  const direct =
+    options.proxy && options.direct
+      ? new KafkaServer({
+          cluster,
+          registry,
+          bindHost: options.host,
+          ports: new Map(nodeIds.map((id) => [id, 0])),
+          advertisedHost: advertised,
+          advertise: 'own',
+          label: 'side door for node',
+          maxRequestSize: options.maxRequestSize,
+          log,
+          sasl,
+          requestTimeoutMs: options.requestTimeoutMs,
+          authTimeoutMs: options.requestTimeoutMs,
+          fetchLimits,
+          policy: clientPolicy,
+        })
+      : undefined;
   try {
     await proxy?.start();
+    await direct?.start();
   } catch (err) {
+    await direct?.stop();
+    await proxy?.stop();
     await server.stop();
     chaos.close();
-    throw err;
+    throw new ListenError(listenOption, err as Error);
   }
+  if (!options.coldStart) createCoordinatorTopics(cluster);
   for (const t of options.topics) {
     const r = cluster.createTopic(t.name, { numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs });
     if (!r.ok) {
+      await direct?.stop();
       await proxy?.stop();
       await server.stop();
       chaos.close();
@@ -139,19 +194,33 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     startPresets = options.presets.map((p) => resolvePreset(p));
     for (const p of startPresets) applyPreset(chaos, p);
   } catch (err) {
+    await direct?.stop();
     await proxy?.stop();
     await server.stop();
     chaos.close();
     throw err;
   }
   const address = (id: number) => `${cluster.nodes.get(id)!.host}:${cluster.nodes.get(id)!.port}`;
-  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, seed }, 'kafkaesque cluster ready');
+  const sideDoor = (listeners: KafkaServer, id: number) => {
+    const at = listeners.endpoint(id)!;
+    return `${at.host}:${at.port}`;
+  };
+  // What ran, for the shutdown line.
+  const startedAt = performance.now();
+  const ran = { faultsFired: 0, clusterChanges: 0 };
+  chaos.onEvent((e) => void (e.kind === 'fault' ? ran.faultsFired++ : isInternalLeaderChange(e) ? 0 : ran.clusterChanges++));
   let control: ControlServer | undefined;
   const running: RunningCluster = {
     get bootstrap() {
       return cluster.liveNodes().map((n) => `${n.host}:${n.port}`).join(',');
     },
     brokers: new Map(nodeIds.map((id) => [id, address(id)])),
+    // Without the proxy the brokers themselves are the fault-free way in.
+    directBrokers: new Map(nodeIds.flatMap((id) => (direct ? [[id, sideDoor(direct, id)]] : options.proxy ? [] : [[id, address(id)]]))),
+    get directBootstrap() {
+      if (direct) return direct.bootstrap();
+      return options.proxy ? null : running.bootstrap;
+    },
     cluster,
     options,
     chaos,
@@ -167,19 +236,37 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
       if (!r.ok) throw new Error(r.message);
       await server.listening(id);
       await proxy?.listening(id);
+      await direct?.listening(id);
     },
     get controlUrl() {
       return control?.url ?? '';
     },
-    reset: () => resetCluster(running, options.topics, startPresets),
+    reset: () => resetCluster(running, options.topics, startPresets, { coldStart: options.coldStart }),
+    waitForGroup: (groupId, o) => waitForGroup(cluster, groupId, o),
+    waitForRecords: (topic, count, o) => waitForRecords(cluster, topic, count, o),
+    waitForCommitted: (groupId, topic, partition, offset, o) => waitForCommitted(cluster, groupId, topic, partition, offset, o),
     stop: async () => {
       await control?.close();
+      await direct?.stop();
       await proxy?.stop();
       await server.stop();
       chaos.close();
-      cluster.groups.shutdown();
+      cluster.shutdown();
+      const topics = [...cluster.topics.keys()].filter((name) => !name.startsWith('__')).length;
+      const uptimeMs = Math.round(performance.now() - startedAt);
+      log.info(
+        { uptimeMs, brokers: nodeIds.length, topics, ...ran, seed },
+        `kafkaesque stopped after ${(uptimeMs / 1000).toFixed(1)} s: ${nodeIds.length} broker(s), ${topics} topic(s), ${ran.faultsFired} fault(s) fired, ${ran.clusterChanges} cluster change(s); seed ${seed}`,
+      );
     },
   };
-  control = await startControlServerFor(running, options, log);
+  // Every listener, the control API's too, is bound before the cluster says it is ready.
+  try {
+    control = await startControlServerFor(running, options, log);
+  } catch (err) {
+    await running.stop();
+    throw new ListenError('controlPort', err as Error);
+  }
+  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed, controlUrl: control.url }, 'kafkaesque cluster ready');
   return running;
 }

@@ -7,7 +7,7 @@ import type { ChaosController } from '../chaos/api.js';
 import { check, type PartitionEvidence } from './check.js';
 import { readLog } from './log-records.js';
 import { produceJournalOf } from './produce-journal.js';
-import type { AuditInput, AuditReport } from './types.js';
+import type { AuditInput, AuditReport, CheckedAuditInput } from './types.js';
 import { AuditInputError, validateAuditInput } from './validate.js';
 
 /** What the audit reads: a RunningCluster, or a cluster model and its fault controller. */
@@ -17,28 +17,42 @@ export interface AuditSource {
 }
 
 /** The topics to audit: those asked for, else those the processed records name, else every non-internal topic. */
-function topicsOf(cluster: Cluster, input: AuditInput): string[] {
+function topicsOf(cluster: Cluster, input: CheckedAuditInput): string[] {
   if (input.topics) {
     input.topics.forEach((t, i) => {
       if (!cluster.topic(t)) throw new AuditInputError(`topics[${i}]`, `no topic '${t}'`);
     });
     return [...new Set(input.topics)];
   }
-  const named = input.processed.every((p) => typeof p !== 'string') && input.processed.length > 0;
-  const topics = named
-    ? [...new Set(input.processed.map((p) => (typeof p === 'string' ? '' : p.topic)))].filter((t) => cluster.topic(t))
+  const named = new Set<string>();
+  let everyNamed = input.processed.length > 0;
+  for (let i = 0; i < input.processed.length; i++) {
+    const p = input.processed.at(i)!;
+    if (typeof p === 'string') {
+      everyNamed = false;
+      break;
+    }
+    named.add(p.topic);
+  }
+  const topics = everyNamed
+    ? [...named].filter((t) => cluster.topic(t))
     : [...cluster.topics.values()].filter((t) => !t.internal).map((t) => t.name);
   return topics.sort();
 }
 
 /**
  * Checks what the application processed against what the cluster stored and
- * acknowledged: lost writes, duplicates, aborted reads, poll skips,
+ * acknowledged (and, when given, what the producers' clients reported
+ * written): lost writes, duplicates, aborted reads, poll skips,
  * non-monotonic polls and sends, each with the events before it.
  * Throws AuditInputError (field, reason) on bad input.
  */
 export function auditDelivery(source: AuditSource, input: AuditInput): AuditReport {
-  const checked = validateAuditInput(input, true);
+  return auditChecked(source, validateAuditInput(input, true));
+}
+
+/** The audit of an input validateAuditInput passed (the control API checks it without functions, from the body's bytes). */
+export function auditChecked(source: AuditSource, checked: CheckedAuditInput): AuditReport {
   const { cluster, chaos } = source;
   const journal = produceJournalOf(cluster);
   const topics = topicsOf(cluster, checked);
@@ -60,5 +74,6 @@ export function auditDelivery(source: AuditSource, input: AuditInput): AuditRepo
     events: chaos?.events() ?? [],
     processed: checked.processed,
     ...(checked.sent ? { sent: checked.sent } : {}),
+    ...(checked.acknowledged ? { acknowledged: checked.acknowledged } : {}),
   });
 }

@@ -14,7 +14,8 @@ export function formatAnomalies(report: AuditReport, kinds?: readonly AnomalyKin
   if (report.unmatched.length) {
     lines.push('processed items that match nothing in the log:');
     for (const u of report.unmatched.slice(0, MAX_LINES)) lines.push(`  item ${u.index}: ${u.reason}`);
-    if (report.unmatched.length > MAX_LINES) lines.push(`  … and ${report.unmatched.length - MAX_LINES} more`);
+    const total = Math.max(report.counts.unmatched ?? 0, report.unmatched.length);
+    if (total > MAX_LINES) lines.push(`  … and ${total - Math.min(MAX_LINES, report.unmatched.length)} more`);
   }
   return lines.join('\n');
 }

@@ -36,11 +36,25 @@ export interface ProcessedRecord {
   consumer?: string;
 }
 
+/** A read-only list, as an array is: what the checker walks (the control API keeps a large report in its body's bytes, see compact-body.ts). */
+export interface ItemList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
 /** One processed message: its id, or where it came from. Listed in processing order. */
 export type ProcessedItem = string | ProcessedRecord;
 
 /** One message the application sent, in sending order: its id, or its id and the producer that sent it. */
 export type SentItem = string | { id: string; producer?: string };
+
+/**
+ * One message the producer's client reported written (kafkajs's send()
+ * resolved, a librdkafka or Java delivery report without error): its id, or
+ * its id and where the client said it went. `producer` is the producer's
+ * client id (faults on its connections then count as before it).
+ */
+export type AcknowledgedItem = string | { id: string; topic?: string; partition?: number; offset?: number; producer?: string };
 
 export interface AuditInput<I extends IdFrom = IdFrom> {
   /** Topics to audit. Default: the topics of the processed records when every item names one, else every non-internal topic. */
@@ -51,6 +65,15 @@ export interface AuditInput<I extends IdFrom = IdFrom> {
   processed: ProcessedItem[];
   /** Optional: what the application sent, in sending order (enables the send-order check by id). */
   sent?: SentItem[];
+  /** Optional: what the producers' clients reported written (enables the lost-write check for records the log never stored). */
+  acknowledged?: AcknowledgedItem[];
+}
+
+/** An audit input once checked: the lists may be any ItemList. */
+export interface CheckedAuditInput extends Omit<AuditInput, 'processed' | 'sent' | 'acknowledged'> {
+  processed: ItemList<ProcessedItem>;
+  sent?: ItemList<SentItem>;
+  acknowledged?: ItemList<AcknowledgedItem>;
 }
 
 export type AnomalyKind = 'lost-write' | 'unseen' | 'duplicate' | 'aborted-read' | 'poll-skip' | 'non-monotonic-poll' | 'non-monotonic-send';
@@ -66,7 +89,7 @@ export interface RecordRef {
 
 export interface Anomaly {
   kind: AnomalyKind;
-  /** The partition the anomaly is about (of its latest record). */
+  /** The partition the anomaly is about (of its latest record); -1 for an acknowledged id stored nowhere whose item named no partition. */
   topic: string;
   partition: number;
   /** The offsets involved in that partition, ascending (a duplicate's copies, a skip's missing offsets, …). */
@@ -96,8 +119,10 @@ export interface AuditReport {
     /** Records of aborted transactions. */
     aborted: number;
     processed: number;
+    /** Processed items that match nothing in the audited log (the first 100 are listed in `unmatched`). */
+    unmatched: number;
   };
   topics: string[];
-  /** Processed items that match nothing in the audited log, with why (an id never stored, an offset outside the log). */
+  /** The first 100 processed items that match nothing in the audited log, with why (an id never stored, an offset outside the log); counts.unmatched says how many there were. */
   unmatched: { index: number; item: ProcessedItem; reason: string }[];
 }

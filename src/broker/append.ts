@@ -148,7 +148,7 @@ function incomingOf(h: RecordBatchHeader): IncomingBatch {
  * Returns the outcome to answer with, or null to append.
  */
 function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: IncomingBatch, req: AppendRequest, now: number): AppendOutcome | null {
-  const dup = p.producers.findDuplicate(b, now);
+  const dup = p.producers.findDuplicate(b);
   if (dup) {
     // Quirk kept from Kafka: log_append_time is the cached batch's max timestamp, even on CreateTime topics.
     return { error: 'NONE', errorMessage: null, baseOffset: dup.lastOffset - dup.offsetDelta, lastOffset: dup.lastOffset, logAppendTimeMs: dup.maxTimestamp, inAppend: false, duplicate: true };
@@ -168,7 +168,7 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
         return failed('NOT_ENOUGH_REPLICAS', null); // CONCURRENT_TRANSACTIONS and coordinator trouble
     }
   }
-  const check = p.producers.check(b, now);
+  const check = p.producers.check(b);
   // Kafka sends no error_message for these (only record validation and verification get one).
   return check.kind === 'error' ? failed(check.error, null, true) : null;
 }
@@ -176,10 +176,13 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
 /**
  * acks=all, as things stand: the answer if it is known now (NONE once the
  * high watermark covers lastOffset), or null while followers still have to
- * catch up.
+ * catch up. Once the leadership has moved on from `leaderEpoch` (the one the
+ * write was appended under), NOT_LEADER_OR_FOLLOWER, as Kafka's
+ * DelayedProduce answers when its broker is no longer the leader: the new
+ * leader may have truncated the records, and later writes may fill their offsets.
  */
-export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number): ErrorName | null {
-  if (p.leader < 0 || cluster.topic(topic.name) !== topic) return 'NOT_LEADER_OR_FOLLOWER';
+export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number, leaderEpoch = p.leaderEpoch): ErrorName | null {
+  if (p.leader < 0 || cluster.topic(topic.name) !== topic || p.leaderEpoch !== leaderEpoch) return 'NOT_LEADER_OR_FOLLOWER';
   if (p.highWatermark <= lastOffset) return null;
   const required = Math.min(cluster.minInsyncReplicas(topic), p.replicas.length);
   return p.isr.length < required ? 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' : 'NONE';
@@ -191,7 +194,9 @@ export function replicationOutcome(cluster: Cluster, topic: Topic, p: Partition,
  * NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below min.insync.replicas.
  */
 export function awaitReplication(cluster: Cluster, topic: Topic, p: Partition, lastOffset: number, timeoutMs: number): Promise<ErrorName> {
-  const check = () => replicationOutcome(cluster, topic, p, lastOffset);
+  // The leadership the write was appended under: a move ends the wait (the new leader may lack the records).
+  const leaderEpoch = p.leaderEpoch;
+  const check = () => replicationOutcome(cluster, topic, p, lastOffset, leaderEpoch);
   const now = check();
   if (now) return Promise.resolve(now);
   return new Promise((resolve) => {

@@ -3,10 +3,11 @@
 // layer and the handlers call these methods, and so will the chaos layer.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import type { Clock } from './clock.js';
+import type { Clock, Timer } from './clock.js';
 import { Partition } from './partition.js';
 import { validateTopicConfig } from './configs.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
+import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
@@ -44,6 +45,8 @@ export interface ClusterModelOptions {
   replicationLagMs: number;
   /** producer.id.expiration.ms: idle producer ids are forgotten after this long. */
   producerIdExpirationMs?: number;
+  /** producer.id.expiration.check.interval.ms: how often the cluster looks for idle producer ids (Kafka: 600000). */
+  producerIdExpirationCheckIntervalMs?: number;
   /** transaction.max.timeout.ms */
   transactionMaxTimeoutMs?: number;
   clock: Clock;
@@ -53,8 +56,8 @@ export interface ClusterModelOptions {
 export interface CreateTopicSpec {
   numPartitions?: number;
   replicationFactor?: number;
-  /** Explicit replica lists per partition (CreateTopics assignments). */
-  assignments?: number[][];
+  /** Replica lists given by hand (CreateTopics assignments); numPartitions and replicationFactor must then be unset or -1. */
+  assignments?: ReplicaAssignment[];
   configs?: Record<string, string | null>;
 }
 
@@ -112,14 +115,53 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly groups: GroupCoordinator;
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
+  private producerExpirationTimer: Timer | null = null;
+
+  /** The replication lag the cluster started with, restored by resetReplication. */
+  private readonly startReplicationLagMs: number;
 
   constructor(readonly options: ClusterModelOptions) {
     super();
+    this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
     this.log = options.logger;
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.groups = new GroupCoordinator(this);
     this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
+    this.scheduleProducerExpiration();
+  }
+
+  /** Stops the cluster's own timers (the producer-id expiration scan, group timers); the model stays readable. */
+  shutdown(): void {
+    this.producerExpirationTimer?.cancel();
+    this.producerExpirationTimer = null;
+    this.groups.shutdown();
+  }
+
+  /**
+   * Kafka's PeriodicProducerExpirationCheck: every
+   * producer.id.expiration.check.interval.ms, on the cluster clock, each
+   * partition forgets its idle producer ids. This scan is the only place they
+   * expire (never at lookup). Kafka runs one per log, from the log's creation;
+   * here one scan covers every partition, from the cluster's start.
+   */
+  private scheduleProducerExpiration(): void {
+    const intervalMs = this.options.producerIdExpirationCheckIntervalMs ?? 600_000;
+    this.producerExpirationTimer = this.clock.setTimer(intervalMs, () => {
+      this.removeExpiredProducers();
+      this.scheduleProducerExpiration();
+    });
+  }
+
+  /** One expiration scan over every partition, now (what the periodic check runs). */
+  removeExpiredProducers(): void {
+    const now = this.clock.now();
+    for (const topic of this.topics.values()) {
+      for (const p of topic.partitions) {
+        const removed = p.producers.removeExpiredProducers(now);
+        if (removed.length) this.log.debug({ topic: topic.name, partition: p.index, producerIds: removed }, 'idle producer ids expired');
+      }
+    }
   }
 
   private readonly producerIdExpirationMs = () => this.options.producerIdExpirationMs ?? 86_400_000;
@@ -131,6 +173,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   liveNodes(): BrokerNode[] {
     return [...this.nodes.values()].filter((n) => n.alive);
   }
+
+  /** Registered brokers (a stopped node stays registered, as a fenced one in KRaft) and which are alive, for hand-made assignments. */
+  private readonly assignableBrokers: AssignableBrokers = {
+    isRegistered: (nodeId) => this.nodes.has(nodeId),
+    isAlive: (nodeId) => this.isAlive(nodeId),
+  };
 
   isAlive(nodeId: number): boolean {
     return this.nodes.get(nodeId)?.alive ?? false;
@@ -172,13 +220,15 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       configs.set(k, v!);
     }
     if (spec.assignments?.length) {
-      const live = new Set(this.nodes.keys());
-      for (const replicas of spec.assignments) {
-        if (replicas.length === 0 || new Set(replicas).size !== replicas.length || replicas.some((r) => !live.has(r))) {
-          return fail('INVALID_REPLICA_ASSIGNMENT', `Invalid replica assignment ${JSON.stringify(replicas)}`);
-        }
+      if (spec.replicationFactor !== undefined && spec.replicationFactor !== -1) {
+        return fail('INVALID_REQUEST', 'A manual partition assignment was specified, but replication factor was not set to -1.');
       }
-      return ok({ replicas: spec.assignments, configs });
+      if (spec.numPartitions !== undefined && spec.numPartitions !== -1) {
+        return fail('INVALID_REQUEST', 'A manual partition assignment was specified, but numPartitions was not set to -1.');
+      }
+      const checked = checkTopicAssignments(spec.assignments, this.assignableBrokers);
+      if (!checked.ok) return fail('INVALID_REPLICA_ASSIGNMENT', checked.message);
+      return ok({ replicas: checked.replicas, configs });
     }
     const rf = spec.replicationFactor === undefined || spec.replicationFactor === -1 ? this.options.defaultReplicationFactor : spec.replicationFactor;
     const np = spec.numPartitions === undefined || spec.numPartitions === -1 ? this.options.defaultPartitions : spec.numPartitions;
@@ -253,9 +303,17 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     const rf = topic.partitions[0]?.replicas.length ?? 1;
     const added = totalCount - current;
     if (added > MAX_PARTITIONS_PER_REQUEST) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
-    if (assignments && assignments.length !== added) return fail('INVALID_REPLICA_ASSIGNMENT', `Increasing the number of partitions by ${added} but ${assignments.length} assignments provided.`);
-    const nodeIds = [...this.nodes.keys()].sort((a, b) => a - b);
-    const replicas = assignments ?? this.placeReplicas(added, rf, nodeIds, this.placementCursor, current);
+    if (assignments && assignments.length !== added) {
+      return fail('INVALID_REPLICA_ASSIGNMENT', `Attempted to add ${added} additional partition(s), but only ${assignments.length} assignment(s) were specified.`);
+    }
+    let replicas: number[][];
+    if (assignments) {
+      const checked = checkNewPartitionAssignments(assignments, current, rf, this.assignableBrokers);
+      if (!checked.ok) return fail('INVALID_REPLICA_ASSIGNMENT', checked.message);
+      replicas = checked.replicas;
+    } else {
+      replicas = this.placeReplicas(added, rf, [...this.nodes.keys()].sort((a, b) => a - b), this.placementCursor, current);
+    }
     if (validateOnly) return ok(topic);
     replicas.forEach((r, i) => {
       const p = new Partition(name, current + i, r, this.producerIdExpirationMs);
@@ -314,6 +372,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     for (const p of this.allPartitions()) if (p.replicas.includes(nodeId)) this.catchUp(p, nodeId, p.logEndOffset);
   }
 
+  /** Back to the start's replication: its lag, no follower paused (reset; chaos actions change both). */
+  resetReplication(): void {
+    this.setReplicationLag(this.startReplicationLagMs);
+    for (const n of [...this.pausedFollowers]) this.resumeReplication(n);
+  }
+
   /** Takes a follower out of the ISR (as replica.lag.time.max.ms would). */
   shrinkIsr(topic: string, partition: number, nodeId: number): void {
     const p = this.partition(topic, partition);
@@ -352,7 +416,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     p.setIsr(isr.includes(candidate) ? isr : [candidate, ...isr]);
     this.replicate(p);
     const change: LeaderChange = { topic, partition, leader: candidate, leaderEpoch: p.leaderEpoch, unclean, truncatedFrom };
-    this.log.info(change, 'leader changed');
     this.emit('leader-changed', change);
     return ok(change);
   }
@@ -376,7 +439,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
         }
       }
     }
-    this.log.info({ nodeId }, 'node stopped');
     this.emit('node-stopped', nodeId);
     return ok(undefined);
   }
@@ -392,7 +454,6 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       if (p.leader < 0 && p.isr.includes(nodeId)) this.electLeader(p.topic, p.index, { nodeId });
       else if (p.leader >= 0) this.catchUp(p, nodeId, p.logEndOffset);
     }
-    this.log.info({ nodeId }, 'node started');
     this.emit('node-started', nodeId);
     return ok(undefined);
   }

@@ -2,8 +2,10 @@
 // transactional id (key type 1) hashes to one of 50 partitions of an internal
 // topic (__consumer_offsets or __transaction_state), and the leader of that
 // partition is the key's coordinator. Leadership moves when a node stops, so
-// coordination moves with it. The topic is created by the first
-// FindCoordinator that needs it, which answers COORDINATOR_NOT_AVAILABLE
+// coordination moves with it. A cluster that has run a while has both topics:
+// kafkaesque creates them at start (createCoordinatorTopics) unless asked for
+// a cold start, where, as on a new Kafka cluster, the first FindCoordinator
+// that needs a topic creates it and answers COORDINATOR_NOT_AVAILABLE
 // meanwhile (KafkaApis#getCoordinator).
 import type { ErrorName } from '../protocol/errors.js';
 import type { Cluster } from './cluster.js';
@@ -61,6 +63,12 @@ export function ensureCoordinatorTopic(cluster: Cluster, keyType: CoordinatorKey
   });
   if (!created.ok) cluster.log.warn({ topic: name, error: created.error, message: created.message }, 'cannot create coordinator topic');
   return false;
+}
+
+/** Both internal topics, as in a cluster whose groups and transactions have been used before (the default start). */
+export function createCoordinatorTopics(cluster: Cluster): void {
+  ensureCoordinatorTopic(cluster, GROUP_KEY_TYPE);
+  ensureCoordinatorTopic(cluster, TRANSACTION_KEY_TYPE);
 }
 
 /**

@@ -61,25 +61,32 @@ export class ProducerStateTable {
   private unreplicated: { firstOffset: number; markerOffset: number }[] = [];
   readonly aborted: AbortedTxn[] = [];
 
-  /** producer.id.expiration.ms; entries idle this long (with no open transaction) are forgotten. */
+  /** producer.id.expiration.ms; entries idle this long (with no open transaction) are forgotten by removeExpiredProducers. */
   constructor(private readonly expirationMs: () => number = () => 86_400_000) {}
 
-  get(producerId: number, now?: number): ProducerEntry | undefined {
-    const e = this.entries.get(producerId);
-    if (e && now !== undefined && this.isExpired(e, now)) {
-      this.entries.delete(producerId);
-      return undefined;
+  get(producerId: number): ProducerEntry | undefined {
+    return this.entries.get(producerId);
+  }
+
+  /**
+   * Kafka's periodic scan (ProducerStateManager#removeExpiredProducers): forgets
+   * every producer id with no open transaction whose last batch's timestamp
+   * is producer.id.expiration.ms or more before now. Lookups never expire an
+   * entry, so a producer whose records carry old timestamps keeps its
+   * sequence state until the next scan. Returns the ids removed.
+   */
+  removeExpiredProducers(now: number): number[] {
+    const removed: number[] = [];
+    for (const [id, e] of this.entries) {
+      if (e.currentTxnFirstOffset === null && now - e.lastTimestamp >= this.expirationMs()) removed.push(id);
     }
-    return e;
+    for (const id of removed) this.entries.delete(id);
+    return removed;
   }
 
-  private isExpired(e: ProducerEntry, now: number): boolean {
-    return e.currentTxnFirstOffset === null && now - e.lastTimestamp >= this.expirationMs();
-  }
-
-  /** Every producer id known here (DescribeProducers), without expired ones. */
-  producers(now: number): ProducerEntry[] {
-    return [...this.entries.values()].filter((e) => !this.isExpired(e, now));
+  /** Every producer id known here (DescribeProducers: Kafka's activeProducers, until the next expiration scan). */
+  producers(): ProducerEntry[] {
+    return [...this.entries.values()];
   }
 
   /** Forgets a producer id at once, as producer.id.expiration.ms would (unless it has an open transaction). */
@@ -94,16 +101,16 @@ export class ProducerStateTable {
   }
 
   /** Duplicate check: same epoch, and a cached batch with exactly this sequence range. */
-  findDuplicate(b: IncomingBatch, now: number): BatchMetadata | undefined {
-    const e = this.get(b.producerId, now);
+  findDuplicate(b: IncomingBatch): BatchMetadata | undefined {
+    const e = this.entries.get(b.producerId);
     if (!e || e.producerEpoch !== b.producerEpoch) return undefined;
     const lastSeq = incrementSequence(b.baseSequence, b.lastOffsetDelta);
     return e.batches.find((m) => m.firstSeq === b.baseSequence && m.lastSeq === lastSeq);
   }
 
   /** ProducerAppendInfo's epoch, sequence and transaction checks for a client batch. */
-  check(b: IncomingBatch, now: number): AppendCheck {
-    const e = this.get(b.producerId, now);
+  check(b: IncomingBatch): AppendCheck {
+    const e = this.entries.get(b.producerId);
     if (e && b.producerEpoch < e.producerEpoch) {
       return {
         kind: 'error',

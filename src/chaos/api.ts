@@ -13,27 +13,56 @@ export interface RuleMatch {
   versions?: { min?: number; max?: number };
   /** Exact client id, or { regex } (JavaScript syntax). */
   clientId?: string | { regex: string };
-  /** Requests that name this topic (Produce, Fetch, ListOffsets, OffsetCommit, …). */
-  topic?: string;
+  /** Requests that name this topic (Produce, Fetch, ListOffsets, OffsetCommit, …): exact, or { regex }. */
+  topic?: string | { regex: string };
   /** With topic: requests that name this partition. */
   partition?: number;
-  groupId?: string;
-  transactionalId?: string;
+  /** Requests that name this group: exact, or { regex }. */
+  groupId?: string | { regex: string };
+  /** Requests that name this transactional id: exact, or { regex }. */
+  transactionalId?: string | { regex: string };
+}
+
+/**
+ * Who a trigger counts for (src/chaos/parties.ts): with `per`, every counter
+ * of the trigger (n, times, the window's start, the probability's draws) is
+ * kept for each party apart, so `{ type: 'nth', n: 1, per: 'group' }` fires
+ * on the first matching request of every group. A request that names no
+ * party of that kind is not counted.
+ */
+export type TriggerParty = 'group' | 'clientId' | 'producerId' | 'transactionalId' | 'connection' | 'topic';
+
+/**
+ * A life stage: requests count only once their party has got there. 'stable':
+ * it has sent a SyncGroup (its group completed a generation); 'committed': it
+ * has sent an OffsetCommit or TxnOffsetCommit; { fetched: n }: its Fetch
+ * offsets have moved n records past the first it asked for.
+ */
+export type TriggerStage = 'stable' | 'committed' | { fetched: number };
+
+/** Fields every trigger takes. */
+export interface TriggerCommon {
+  /** Caps the firings (per party with `per`). */
+  times?: number;
+  per?: TriggerParty;
+  stage?: TriggerStage;
 }
 
 /** When a matching request makes the rule fire. `times` caps the firings of any trigger. */
-export type RuleTrigger =
-  | { type: 'always'; times?: number }
-  /** Only the n-th matching request (1-based). */
-  | { type: 'nth'; n: number; times?: number }
-  /** The first n matching requests. */
-  | { type: 'first'; n: number; times?: number }
-  /** Every matching request after the first n. */
-  | { type: 'after'; n: number; times?: number }
-  /** Each matching request with probability p, from the run's seeded generator. */
-  | { type: 'probability'; p: number; times?: number }
-  /** Matching requests between fromMs and toMs after the rule was added (cluster clock). */
-  | { type: 'window'; fromMs: number; toMs: number; times?: number };
+export type RuleTrigger = TriggerCommon &
+  (
+    | { type: 'always' }
+    /** Only the n-th matching request (1-based). */
+    | { type: 'nth'; n: number }
+    /** The first n matching requests. */
+    | { type: 'first'; n: number }
+    /** Every matching request after the first n. */
+    | { type: 'after'; n: number }
+    /** Each matching request with probability p, from the run's seeded generator. */
+    | { type: 'probability'; p: number }
+    /** Matching requests between fromMs and toMs after the rule was added (with `per`: after the party's first counted request), cluster clock. */
+    | { type: 'window'; fromMs: number; toMs: number }
+  );
 
 /** What happens when the rule fires: `type` names the action module, the rest are its parameters. */
 export interface RuleAction {

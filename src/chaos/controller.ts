@@ -15,7 +15,8 @@ import { recordEvents } from './events-file.js';
 import { parseMatch, type Matcher } from './match.js';
 import { SeededRandom } from './random.js';
 import type { ProxiedRequest } from './request.js';
-import { parseTrigger, shouldFire } from './triggers.js';
+import { parseTrigger, shouldFire, type TriggerState } from './triggers.js';
+import { LifeStages, partyOf, type PartyKind } from './parties.js';
 import { describe, fail, isPlainObject, record } from './validate.js';
 
 interface LiveRule {
@@ -23,6 +24,10 @@ interface LiveRule {
   readonly matcher: Matcher;
   readonly action: ParsedAction;
   readonly random: SeededRandom;
+  /** The trigger's counters without trigger.per. */
+  readonly counter: TriggerState & { random: SeededRandom };
+  /** With trigger.per: each party's counters and random stream. */
+  readonly parties: Map<string, TriggerState & { random: SeededRandom }>;
   /** Frames this rule is holding back (delays); released when the rule goes. */
   readonly holds: Set<() => void>;
   /** waitForFired callers. */
@@ -99,6 +104,8 @@ export class ChaosEngine implements ChaosController {
   readonly clock: Clock;
   private readonly log: Logger;
   private nextId = 1;
+  /** What each party has done, for triggers with a stage; kept while such a rule exists. */
+  private stages = new LifeStages();
   private readonly proxyEnabled: boolean;
   private readonly detach: () => void;
   private readonly closeEventsFile: () => void;
@@ -181,7 +188,8 @@ export class ChaosEngine implements ChaosController {
       matched: 0,
       fired: 0,
     };
-    const live: LiveRule = { rule, matcher, action, random: this.random.fork(id), holds: new Set(), waiters: new Set(), removed: false };
+    const random = this.random.fork(id);
+    const live: LiveRule = { rule, matcher, action, random, counter: { matched: 0, fired: 0, createdAt: rule.createdAt, random }, parties: new Map(), holds: new Set(), waiters: new Set(), removed: false };
     this.live.push(live);
     this.byId.set(id, live);
     this.log.info({ rule }, `chaos: rule ${id} added`);
@@ -197,6 +205,8 @@ export class ChaosEngine implements ChaosController {
     // Never lose what the rule holds: release it now.
     for (const release of [...live.holds]) release();
     for (const w of [...live.waiters]) w(true);
+    // A new set of rules starts with no party's history (reset, a test's next case).
+    if (this.live.length === 0) this.stages = new LifeStages();
     this.log.info({ ruleId: id, matched: live.rule.matched, fired: live.rule.fired }, `chaos: rule ${id} removed`);
     return true;
   }
@@ -249,16 +259,23 @@ export class ChaosEngine implements ChaosController {
   /** Runs every rule over one request; null when none fired (forward it untouched). */
   onRequest(req: ProxiedRequest): Decision | null {
     let decision: Decision | null = null;
+    let staged = false;
     for (const live of this.live.length === 1 ? this.live : [...this.live]) {
+      if (live.rule.trigger.stage !== undefined) staged = true;
       if (live.removed || !live.matcher.test(req)) continue;
+      if (live.action.module.appliesTo && !live.action.module.appliesTo(live.action.params, req)) continue;
       const rule = live.rule;
-      rule.matched++;
       const now = this.clock.now();
-      if (!shouldFire(rule.trigger, rule, now, live.random)) continue;
+      const counter = this.counterFor(live, req, now);
+      if (!counter) continue;
+      rule.matched++;
+      counter.matched++;
+      if (!shouldFire(rule.trigger, counter, now, counter.random)) continue;
+      counter.fired++;
       rule.fired++;
       let result;
       try {
-        result = live.action.module.fire(live.action.params, { request: req, cluster: this.cluster ?? NO_CLUSTER, random: live.random });
+        result = live.action.module.fire(live.action.params, { request: req, cluster: this.cluster ?? NO_CLUSTER, random: counter.random });
       } catch (err) {
         this.log.error({ err, ruleId: rule.id }, 'chaos action failed; the request is forwarded');
         continue;
@@ -274,7 +291,33 @@ export class ChaosEngine implements ChaosController {
       if (delayed) decision.delayRuleIds.push(rule.id);
       for (const limit of result.limits ?? []) (decision.limits ??= []).push({ ...limit, ruleId: rule.id });
     }
+    // Stages count from the next request on: "after its first OffsetCommit" does not include that commit.
+    if (staged) this.stages.observe(req);
     return decision;
+  }
+
+  /**
+   * The counters this request counts in: the rule's own, or its party's with
+   * trigger.per. Null when it does not count: it names no party of that kind,
+   * or its party has not reached the trigger's stage.
+   */
+  private counterFor(live: LiveRule, req: ProxiedRequest, now: number): (TriggerState & { random: SeededRandom }) | null {
+    const { per, stage } = live.rule.trigger;
+    const party = per === undefined ? null : partyOf(per, req);
+    if (per !== undefined && party === null) return null;
+    if (stage !== undefined) {
+      // The stage of the party counted by, when it is one that stages are kept for; else the request's group, else its client.
+      let kind: PartyKind = per ?? 'group';
+      let who = party;
+      if (kind !== 'group' && kind !== 'clientId' && kind !== 'connection') kind = 'group';
+      if (who === null || kind !== per) who = partyOf(kind, req);
+      if (who === null && kind === 'group') who = partyOf((kind = 'clientId'), req);
+      if (who === null || !this.stages.reached(stage, kind, who)) return null;
+    }
+    if (party === null) return live.counter;
+    let c = live.parties.get(party);
+    if (!c) live.parties.set(party, (c = { matched: 0, fired: 0, createdAt: now, random: live.random.fork(`${per}:${party}`) }));
+    return c;
   }
 
   /**
@@ -295,11 +338,11 @@ export class ChaosEngine implements ChaosController {
   private faultEvent(time: number, live: LiveRule, req: ProxiedRequest, detail?: Record<string, unknown>): Omit<ChaosEvent, 'seq'> {
     const match = live.rule.match ?? {};
     // Topic and partition where known: the rule's own, else the request's only one.
-    let topic = match.topic;
+    let topic = typeof match.topic === 'string' ? match.topic : undefined;
     let partition = match.partition;
     // Decoding only for the event is cheap enough: faults are rare next to traffic.
     if (topic === undefined) {
-      const topics = req.scope().topics;
+      const topics = req.scope().topics.filter((t, i, all) => all.findIndex((u) => u.topic === t.topic) === i);
       if (topics.length === 1) topic = topics[0]!.topic;
     }
     if (topic !== undefined && partition === undefined) {

@@ -4,8 +4,39 @@
 // event silently: a gap in seq means the ring overflowed.
 import type { Logger } from '../logger.js';
 import type { ChaosEvent } from './api.js';
+import { INTERNAL_TOPICS } from '../broker/topic-names.js';
 
 export const DEFAULT_EVENT_CAPACITY = 10_000;
+
+/**
+ * A leadership of __consumer_offsets or __transaction_state that moved: a
+ * stopped node moves dozens at once. Kept as events like any other, but
+ * logged at debug and left out of the shutdown line's count, so that a
+ * person reads "node 1 stopped" and not fifty lines about internal topics.
+ */
+export function isInternalLeaderChange(e: ChaosEvent): boolean {
+  return e.kind === 'leader-changed' && e.topic !== undefined && INTERNAL_TOPICS.has(e.topic);
+}
+
+/** What happened, in words: the message of the event's log line. */
+export function eventMessage(e: ChaosEvent): string {
+  const tp = e.topic !== undefined ? `${e.topic}-${e.partition}` : '';
+  switch (e.kind) {
+    case 'fault':
+      return `chaos: ${e.action} fired (rule ${e.ruleId})`;
+    case 'node-stopped':
+      return `node ${e.nodeId} stopped`;
+    case 'node-started':
+      return `node ${e.nodeId} started`;
+    case 'leader-changed': {
+      const d = (e.detail ?? {}) as { leader?: number; leaderEpoch?: number; unclean?: boolean };
+      if (d.leader === -1) return `${tp} is offline: no replica can lead it`;
+      return `leader of ${tp} is now node ${d.leader} (epoch ${d.leaderEpoch}${d.unclean ? ', unclean election' : ''})`;
+    }
+    default:
+      return `chaos: ${e.kind}`;
+  }
+}
 
 export class EventLog {
   private readonly ring: ChaosEvent[] = [];
@@ -31,8 +62,11 @@ export class EventLog {
       this.ring[this.head] = event;
       this.head = (this.head + 1) % this.capacity;
     }
-    // pino's own `time` key would clash with the event's: log it nested.
-    this.log?.info({ event }, event.kind === 'fault' ? `chaos: ${event.action} fired (rule ${event.ruleId})` : `chaos: ${event.kind}`);
+    // The one log line of each cluster change (the cluster model emits them and
+    // leaves the logging here) and each fault. pino's own `time` key would
+    // clash with the event's: log it nested.
+    if (isInternalLeaderChange(event)) this.log?.debug({ event }, eventMessage(event));
+    else this.log?.info({ event }, eventMessage(event));
     for (const l of [...this.listeners]) {
       try {
         l(event);

@@ -27,6 +27,26 @@ function apiKeyOf(v: unknown, field: string): number {
   return fail(field, `must be an API name or key, got ${describe(v)}`);
 }
 
+/** A name or a pattern: an exact string, or { regex } (JavaScript syntax). */
+export type NameFilter = string | { regex: string };
+
+/** Checks a name filter and returns its test; a bad pattern is refused naming `field.regex`. */
+export function nameFilter(v: unknown, field: string): { value: NameFilter; test: (name: string) => boolean } {
+  if (typeof v === 'string') {
+    string(v, field);
+    return { value: v, test: (name) => name === v };
+  }
+  if (!isPlainObject(v)) fail(field, `must be a string or { regex }, got ${describe(v)}`);
+  const pattern = string(record(v, field, ['regex']).regex, `${field}.regex`);
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (err) {
+    return fail(`${field}.regex`, `is not a valid regular expression: ${(err as Error).message}`);
+  }
+  return { value: { regex: pattern }, test: (name) => re.test(name) };
+}
+
 /**
  * Checks a match (refusing unknown fields and nodes) and returns it in normal
  * form with its matcher. `nodeIds` null: nodes are not known in advance
@@ -67,45 +87,31 @@ export function parseMatch(raw: unknown, nodeIds: readonly number[] | null): { m
     checks.push((r) => r.apiVersion >= min && r.apiVersion <= max);
   }
   if (m.clientId !== undefined) {
-    const c = m.clientId;
-    if (typeof c === 'string') {
-      out.clientId = c;
-      checks.push((r) => r.clientId === c);
-    } else if (isPlainObject(c)) {
-      const pattern = string(record(c, 'match.clientId', ['regex']).regex, 'match.clientId.regex');
-      let re: RegExp;
-      try {
-        re = new RegExp(pattern);
-      } catch (err) {
-        return fail('match.clientId.regex', `is not a valid regular expression: ${(err as Error).message}`);
-      }
-      out.clientId = { regex: pattern };
-      checks.push((r) => r.clientId !== null && re.test(r.clientId));
-    } else {
-      fail('match.clientId', `must be a string or { regex }, got ${describe(c)}`);
-    }
+    const { value, test } = nameFilter(m.clientId, 'match.clientId');
+    out.clientId = value;
+    checks.push((r) => r.clientId !== null && test(r.clientId));
   }
   if (m.partition !== undefined && m.topic === undefined) fail('match.partition', 'needs match.topic');
   if (m.topic !== undefined) {
-    const topic = string(m.topic, 'match.topic');
-    out.topic = topic;
+    const { value, test } = nameFilter(m.topic, 'match.topic');
+    out.topic = value;
     if (m.partition !== undefined) {
       const partition = integer(m.partition, 'match.partition', { min: 0 });
       out.partition = partition;
-      bodyChecks.push((r) => r.scope().topics.some((t) => t.topic === topic && t.partitions !== null && t.partitions.includes(partition)));
+      bodyChecks.push((r) => r.scope().topics.some((t) => test(t.topic) && t.partitions !== null && t.partitions.includes(partition)));
     } else {
-      bodyChecks.push((r) => r.scope().topics.some((t) => t.topic === topic));
+      bodyChecks.push((r) => r.scope().topics.some((t) => test(t.topic)));
     }
   }
   if (m.groupId !== undefined) {
-    const g = string(m.groupId, 'match.groupId');
-    out.groupId = g;
-    bodyChecks.push((r) => r.scope().groupIds.includes(g));
+    const { value, test } = nameFilter(m.groupId, 'match.groupId');
+    out.groupId = value;
+    bodyChecks.push((r) => r.scope().groupIds.some(test));
   }
   if (m.transactionalId !== undefined) {
-    const t = string(m.transactionalId, 'match.transactionalId');
-    out.transactionalId = t;
-    bodyChecks.push((r) => r.scope().transactionalIds.includes(t));
+    const { value, test } = nameFilter(m.transactionalId, 'match.transactionalId');
+    out.transactionalId = value;
+    bodyChecks.push((r) => r.scope().transactionalIds.some(test));
   }
   const all = [...checks, ...bodyChecks];
   return { match: out, matcher: { needsBody: bodyChecks.length > 0, test: (r) => all.every((c) => c(r)) } };

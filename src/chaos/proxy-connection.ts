@@ -20,6 +20,7 @@ import { peekRequestHeader, readHeader } from '../protocol/headers.js';
 import { Reader } from '../protocol/primitives.js';
 import { FrameDecoder } from '../server/frame-decoder.js';
 import { FrameDeadline } from '../server/frame-deadline.js';
+import { Fifo } from './fifo.js';
 import type { FrameOutcome, Pace, StreamLimit } from './actions/action.js';
 import type { ChaosEngine, Decision } from './controller.js';
 import { errorResponseBody, responseFrame } from './error-responses.js';
@@ -192,7 +193,7 @@ export class ProxyConnection {
   private readonly upstream: Socket;
   private readonly requests: FrameDecoder;
   private readonly responses = new FrameDecoder(0x7fffffff);
-  private readonly slots: Slot[] = [];
+  private readonly slots = new Fifo<Slot>();
   private readonly outbound: Outbound[] = [];
   /** Pending holds: cancelling one stops its timer and forgets its rules, without releasing. */
   private readonly holds = new Set<() => void>();
@@ -250,7 +251,7 @@ export class ProxyConnection {
     this.upstream.destroy();
     if (!this.client.destroyed) this.client.destroy();
     for (const cancel of [...this.holds]) cancel();
-    this.slots.length = 0;
+    this.slots.clear();
     this.outbound.length = 0;
     this.onClosed(this);
   }
@@ -265,7 +266,7 @@ export class ProxyConnection {
     } catch (err) {
       return this.reset((err as Error).message);
     }
-    this.deadline?.update(this.requests.buffered);
+    this.deadline?.update(this.requests.buffered, frames.length);
     this.upstream.cork();
     try {
       for (const frame of frames) {
@@ -417,15 +418,15 @@ export class ProxyConnection {
     if (!limit) return this.socketWriteUpstream(wire);
     limit.throttle.write(wire);
     // A throttled link backs up to the sender as a slow one would: stop reading it while much waits.
-    if (this.backlog('request') > LIMIT_HIGH_WATER) this.client.pause();
+    if (this.backlog('request') > LIMIT_HIGH_WATER) this.pauseClient();
   }
 
   private socketWriteUpstream(wire: Buffer): void {
     if (this.closed || this.blackholed) return;
     if (!this.upstream.write(wire) && !this.upstreamBlocked) {
-      // Backpressure: stop reading the client until the broker side drains.
+      // Backpressure (a broker reads nothing while a request of this connection is in process): stop reading the client until the broker side drains.
       this.upstreamBlocked = true;
-      this.client.pause();
+      this.pauseClient();
       this.upstream.once('drain', () => {
         this.upstreamBlocked = false;
         this.resumeClient();
@@ -433,9 +434,20 @@ export class ProxyConnection {
     }
   }
 
+  /**
+   * Stops reading the client. A frame it had begun cannot go on arriving, so
+   * that is not the client's slowness: its deadline starts again on resume.
+   */
+  private pauseClient(): void {
+    this.client.pause();
+    this.deadline?.update(0);
+  }
+
   /** Reads the client again, unless the broker side or a request throttle still holds it back. */
   private resumeClient(): void {
-    if (!this.closed && !this.upstreamBlocked && this.backlog('request') <= LIMIT_HIGH_WATER) this.client.resume();
+    if (this.closed || this.upstreamBlocked || this.backlog('request') > LIMIT_HIGH_WATER) return;
+    this.client.resume();
+    this.deadline?.update(this.requests.buffered);
   }
 
   // ---------- responses: broker -> client ----------
@@ -483,7 +495,7 @@ export class ProxyConnection {
     if (this.responses.buffered > 0 || chunk.length < 8) return false;
     const size = chunk.readInt32BE(0);
     if (size < PASS_THROUGH_MIN_BYTES || 4 + size <= chunk.length) return false;
-    const head = this.slots[0];
+    const head = this.slots.first;
     if (!head || !head.awaiting || head.held || head.raw || head.saslMechanism || head.response || head.answer || head.correlationId !== chunk.readInt32BE(4)) return false;
     this.passThroughSlot = head;
     this.passThrough = 4 + size - chunk.length;
@@ -560,7 +572,7 @@ export class ProxyConnection {
   /** Delivers every answer at the head of the queue that is ready, in request order. */
   private flush(): void {
     while (!this.closed && this.slots.length) {
-      const slot = this.slots[0]!;
+      const slot = this.slots.first!;
       if (slot.awaiting || slot.held || slot.pacing) break;
       if (slot.pace && slot.frame) {
         slot.pacing = true;
@@ -674,7 +686,7 @@ export class ProxyConnection {
     // The broker closed (bad input, acks=0 failure): answers it will never
     // send are gone, but held ones are still delivered before the close.
     this.upstreamEnded = true;
-    for (let i = this.slots.length - 1; i >= 0; i--) if (this.slots[i]!.awaiting) this.slots.splice(i, 1);
+    this.slots.removeWhere((slot) => slot.awaiting);
     this.outbound.length = 0;
     this.flush();
   }

@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import type { IdFromJson } from '../audit/types.js';
 import type { AuditRequest } from '../control/types.js';
-import { EXIT_FAILED, UsageError, clientFor, clientOptions, print, printJson, run, type ClientArgs } from './common.js';
+import { recordAnomalies } from '../audit/audit-out.js';
+import { EXIT_FINDING, RejectedInputError, UsageError, clientFor, clientOptions, print, printJson, run, type ClientArgs } from './common.js';
 
 type AuditArgs = ClientArgs & { processed: string; sent?: string; topic: string[]; 'id-from': string };
 
-/** The items of a file ('-' = stdin): a JSON array, or one item a line (a JSON value, or a bare id). */
+/** The items of a file ('-' = stdin): a JSON array, or one item a line (a JSON value, or a bare id). A file that cannot be read is a usage error (exit 2), one that is not what it should be is refused input (exit 3). */
 export function readItems(path: string, flag: string): unknown[] {
   let text: string;
   try {
@@ -23,7 +24,7 @@ export function readItems(path: string, flag: string): unknown[] {
     try {
       return JSON.parse(text) as unknown[];
     } catch (err) {
-      throw new UsageError(`${flag} ${path}: not a JSON array: ${(err as Error).message}`);
+      throw new RejectedInputError(`${flag} ${path}: not a JSON array: ${(err as Error).message}`);
     }
   }
   return text
@@ -35,7 +36,7 @@ export function readItems(path: string, flag: string): unknown[] {
       try {
         return JSON.parse(line) as unknown;
       } catch (err) {
-        throw new UsageError(`${flag} ${path}: a line is not JSON (${(err as Error).message}): ${line.slice(0, 80)}`);
+        throw new RejectedInputError(`${flag} ${path}: a line is not JSON (${(err as Error).message}): ${line.slice(0, 80)}`);
       }
     });
 }
@@ -49,11 +50,11 @@ export function parseIdFrom(spec: string): IdFromJson {
 
 export const auditCommand: CommandModule<object, AuditArgs> = {
   command: 'audit',
-  describe: 'Check what the application processed against what the cluster stored: lost, duplicated, reordered (exit 1 if any)',
+  describe: 'Check what the application processed against what the cluster stored: lost, duplicated, reordered (exit 1 if any, 3 for input refused)',
   builder: (y) =>
     clientOptions(y)
       .option('processed', { type: 'string', demandOption: true, describe: "File of what the application processed, in order ('-' = stdin): a JSON array, or one id or JSON record a line" })
-      .option('sent', { type: 'string', describe: 'File of the ids the application sent, in order (adds the send-order check)' })
+      .option('sent', { type: 'string', describe: "File of the ids the application sent, in order ('-' = stdin; adds the send-order check)" })
       .option('topic', { type: 'string', array: true, default: [], describe: 'Topic to audit (repeatable; default: those the records name, else all)' })
       .option('id-from', { type: 'string', default: 'key', describe: "Where a record's id is: key, or header:NAME" })
       .example('$0 audit --processed processed.jsonl --topic orders', 'one line per processed record')
@@ -66,6 +67,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       ...(args.topic.length ? { topics: args.topic } : {}),
     };
     const report = await clientFor(args).audit(input);
+    recordAnomalies(report);
     if (args.json) printJson(report);
     else {
       for (const a of report.anomalies) print(`${a.kind}\t${a.message}`);
@@ -73,9 +75,9 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       const c = report.counts;
       print(
         `${report.ok ? 'ok' : 'NOT ok'}: ${c.records} record(s) in ${report.topics.join(', ') || 'no topic'}, ${c.processed} processed; ` +
-          `${report.anomalies.length} anomal${report.anomalies.length === 1 ? 'y' : 'ies'}, ${report.unmatched.length} unmatched`,
+          `${report.anomalies.length} anomal${report.anomalies.length === 1 ? 'y' : 'ies'}, ${c.unmatched} unmatched`,
       );
     }
-    if (!report.ok) process.exitCode = EXIT_FAILED;
+    if (!report.ok) process.exitCode = EXIT_FINDING;
   }),
 };

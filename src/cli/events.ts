@@ -2,14 +2,16 @@
 // instance; --follow long-polls until interrupted.
 import type { CommandModule } from 'yargs';
 import type { ChaosEvent } from '../chaos/api.js';
-import { clientFor, clientOptions, print, printJson, run, wholeNumber, type ClientArgs } from './common.js';
+import { clientFor, clientOptions, print, printJson, run, type ClientArgs } from './common.js';
+import { wholeFlag } from './flags.js';
 
+/** One event as a text line: seq, ISO time (UTC), kind, rule and action, where, detail; tab-separated. */
 export function eventLine(e: ChaosEvent): string {
   const where = [e.nodeId !== undefined ? `node ${e.nodeId}` : '', e.api ? `${e.api} v${e.apiVersion}` : '', e.topic !== undefined ? `${e.topic}${e.partition !== undefined ? `-${e.partition}` : ''}` : '', e.clientId ? `client ${e.clientId}` : '']
     .filter(Boolean)
     .join(' ');
   const rule = e.ruleId ? ` ${e.ruleId} ${e.action}` : '';
-  return `${e.seq}\t${e.time}\t${e.kind}${rule}${where ? `\t${where}` : ''}${e.detail ? `\t${JSON.stringify(e.detail)}` : ''}`;
+  return `${e.seq}\t${new Date(e.time).toISOString()}\t${e.kind}${rule}${where ? `\t${where}` : ''}${e.detail ? `\t${JSON.stringify(e.detail)}` : ''}`;
 }
 
 type EventsArgs = ClientArgs & { since: number; limit?: number; follow: boolean };
@@ -19,16 +21,16 @@ export const eventsCommand: CommandModule<object, EventsArgs> = {
   describe: 'Print fault and cluster events; --follow keeps printing them as they happen',
   builder: (y) =>
     clientOptions(y)
-      .option('since', { type: 'number', default: 0, describe: 'The last seq already seen' })
-      .option('limit', { type: 'number', describe: 'Most events (without --follow)' })
+      .option('since', wholeFlag('since', 'The last seq already seen', [0, Number.MAX_SAFE_INTEGER], { default: 0 }))
+      .option('limit', wholeFlag('limit', 'Most events (without --follow)', [1, 2 ** 31 - 1]))
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep waiting for events until interrupted (one line, or JSON object, each)' })
       .example('$0 events', 'every event so far')
       .example('$0 events --follow --json', 'one JSON object a line, as they happen') as never,
   handler: run(async (args) => {
     const client = clientFor(args);
-    const since = wholeNumber(args.since, '--since');
+    const since = args.since;
     if (!args.follow) {
-      const page = await client.events({ since, limit: args.limit === undefined ? undefined : wholeNumber(args.limit, '--limit', 1) });
+      const page = await client.events({ since, limit: args.limit });
       if (args.json) printJson(page);
       else for (const e of page.events) print(eventLine(e));
       return;

@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import type { FaultRule, FaultRuleInput, RuleTrigger } from '../chaos/api.js';
-import { clientFor, clientOptions, print, printJson, run, UsageError, type ClientArgs } from './common.js';
+import { clientFor, clientOptions, print, printJson, RejectedInputError, run, UsageError, type ClientArgs } from './common.js';
+import { parseWhole, wholeFlag } from './flags.js';
+import { MAX_INT32 } from '../options-schema.js';
 import { hasRuleFlags, ruleFromFlags, type RuleFlags } from './rule-flags.js';
 
 const triggerText = (t: RuleTrigger): string => {
@@ -28,11 +30,13 @@ export function ruleLine(r: FaultRule): string {
   return `${r.id}\tfired ${r.fired}/${r.matched} matched\t${match}\t${triggerText(r.trigger)}\t${type}${p}`;
 }
 
-function parseRuleJson(text: string, where: string): FaultRuleInput {
+/** A rule given on the command line that is not JSON is a usage error (exit 2); a file's, refused input (exit 3). */
+function parseRuleJson(text: string, where: string, fromFile = false): FaultRuleInput {
   try {
     return JSON.parse(text) as FaultRuleInput;
   } catch (err) {
-    throw new UsageError(`${where} is not JSON: ${(err as Error).message}`);
+    const message = `${where} is not JSON: ${(err as Error).message}`;
+    throw fromFile ? new RejectedInputError(message) : new UsageError(message);
   }
 }
 
@@ -44,16 +48,16 @@ const add: CommandModule<object, AddArgs> = {
   builder: (y) =>
     clientOptions(y)
       .positional('rule', { type: 'string', describe: 'The rule as JSON: {"match":…,"trigger":…,"action":…}' })
-      .option('file', { type: 'string', describe: 'Read the rule (JSON) from this file' })
+      .option('file', { type: 'string', describe: "Read the rule (JSON) from this file ('-' = stdin)" })
       .option('api', { type: 'string', array: true, describe: 'match.api: Kafka API name(s) or key(s)' })
       .option('topic', { type: 'string', describe: 'match.topic' })
-      .option('partition', { type: 'number', describe: 'match.partition (with --topic)' })
-      .option('node', { type: 'number', array: true, describe: 'match.nodeId: node(s) the request goes to' })
+      .option('partition', wholeFlag('partition', 'match.partition (with --topic)', [0, MAX_INT32]))
+      .option('node', { type: 'string', array: true, describe: 'match.nodeId: node(s) the request goes to (repeatable) [0..2147483647]', coerce: (ids: unknown[]) => ids.map((id) => parseWhole('--node', id, [0, MAX_INT32])) })
       .option('client-id', { type: 'string', describe: 'match.clientId' })
       .option('group', { type: 'string', describe: 'match.groupId' })
       .option('transactional-id', { type: 'string', describe: 'match.transactionalId' })
       .option('trigger', { type: 'string', describe: 'always | nth:N | first:N | after:N | probability:P | window:FROM-TO (default always)' })
-      .option('times', { type: 'number', describe: 'trigger.times: fire at most this often' })
+      .option('times', wholeFlag('times', 'trigger.times: fire at most this often', [1, MAX_INT32]))
       .option('action', { type: 'string', describe: 'action.type: drop-response, delay, error, close, throttle, slice, blackhole, corrupt, duplicate-fetch, move-leader, stop-node, start-node, fence, expire-producer, rewind, rebalance (docs/chaos.md)' })
       .option('param', { type: 'string', array: true, default: [], describe: 'An action parameter as key=value (JSON values: ms=500, code=NOT_LEADER_OR_FOLLOWER); repeatable' })
       .option('id', { type: 'string', describe: 'The rule id (default: generated)' })
@@ -69,7 +73,7 @@ const add: CommandModule<object, AddArgs> = {
       args.rule !== undefined
         ? parseRuleJson(args.rule, 'the rule')
         : args.file !== undefined
-          ? parseRuleJson(readFileOr(args.file), args.file)
+          ? parseRuleJson(readFileOr(args.file), args.file, true)
           : ruleFromFlags(args);
     const added = await clientFor(args).addFault(rule);
     if (args.json) printJson(added);
@@ -79,9 +83,9 @@ const add: CommandModule<object, AddArgs> = {
 
 function readFileOr(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`--file ${path}: cannot read it: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 

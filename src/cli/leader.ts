@@ -1,6 +1,8 @@
 // `kafkaesque leader move <topic> <partition>` against a running instance.
 import type { Argv, CommandModule } from 'yargs';
-import { clientFor, clientOptions, print, printJson, run, wholeNumber, type ClientArgs } from './common.js';
+import { clientFor, clientOptions, print, printJson, run, type ClientArgs } from './common.js';
+import { wholeFlag, wholePositional } from './flags.js';
+import { MAX_INT32 } from '../options-schema.js';
 
 type MoveArgs = ClientArgs & { topic: string; partition: number; to?: number; unclean: boolean };
 
@@ -10,13 +12,13 @@ const move: CommandModule<object, MoveArgs> = {
   builder: (y) =>
     clientOptions(y)
       .positional('topic', { type: 'string', demandOption: true })
-      .positional('partition', { type: 'number', demandOption: true })
-      .option('to', { type: 'number', describe: 'The new leader (default: the next live in-sync replica)' })
+      .positional('partition', wholePositional('partition', 'The partition', [0, MAX_INT32]))
+      .option('to', wholeFlag('to', 'The new leader (default: the next live in-sync replica)', [0, MAX_INT32]))
       .option('unclean', { type: 'boolean', default: false, describe: 'Allow a replica outside the ISR (the log is truncated to what it has)' })
       .example('$0 leader move orders 0 --to 2', '') as never,
   handler: run(async (args) => {
-    const r = await clientFor(args).moveLeader(String(args.topic), wholeNumber(args.partition, 'the partition'), {
-      to: args.to === undefined ? undefined : wholeNumber(args.to, '--to'),
+    const r = await clientFor(args).moveLeader(String(args.topic), args.partition, {
+      to: args.to,
       unclean: args.unclean || undefined,
     });
     if (args.json) printJson(r);

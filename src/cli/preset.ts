@@ -3,6 +3,7 @@
 // which adds its rules through applyPreset (src/presets/apply.ts).
 import type { Argv, CommandModule } from 'yargs';
 import { isPresetPath, listPresets, resolvePreset } from '../presets/load.js';
+import { parsePresetRef } from '../presets/params.js';
 import { clientFor, clientOptions, print, printJson, run, type ClientArgs } from './common.js';
 import { ruleLine } from './fault.js';
 
@@ -31,6 +32,10 @@ const show: CommandModule<object, { preset: string; json: boolean }> = {
     if (args.json) return printJson(p);
     print(`${p.name}${file && isPresetPath(String(args.preset)) ? ` (${file})` : ''}`);
     print(`  ${p.description}`);
+    if (p.params) {
+      print('params:');
+      for (const [name, d] of Object.entries(p.params)) print(`  ${name}: ${d.description}`);
+    }
     print('rules:');
     for (const r of p.rules) print(`  ${JSON.stringify(r)}`);
     print('expect:');
@@ -45,6 +50,7 @@ const apply: CommandModule<object, ClientArgs & { presets: string[] }> = {
     clientOptions(y)
       .positional('presets', { type: 'string', array: true, demandOption: true })
       .example('$0 preset apply lost-ack', '')
+      .example("$0 preset apply 'lost-ack?topic=orders'", 'aimed at one topic (a value between slashes is a regular expression)')
       .example('$0 preset apply ./my-story.json --json', 'a preset file of your own') as never,
   handler: run(async (args) => {
     // Every file is read and checked before anything is sent.
@@ -52,7 +58,7 @@ const apply: CommandModule<object, ClientArgs & { presets: string[] }> = {
     const client = clientFor(args);
     const out = [];
     for (const { arg, preset } of presets) {
-      const applied = await client.applyPreset(preset.name, isPresetPath(arg) ? preset : undefined);
+      const applied = await client.applyPreset(preset.name, isPresetPath(parsePresetRef(arg).name) ? preset : undefined, preset.args);
       out.push(applied);
       if (!args.json) {
         print(`applied ${applied.preset}: ${applied.rules.length} rule(s)`);

@@ -2,28 +2,33 @@
 // SIGTERM. With --json, one JSON line on stdout says it is ready.
 import type { CommandModule } from 'yargs';
 import { startCluster, type RunningCluster } from '../start.js';
-import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
-import { defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
-import { describeFailure } from './common.js';
+import { startProxy, type RunningProxy } from '../start-proxy.js';
+import { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
+import { OptionsError, type OptionKey } from '../options-schema.js';
+import { EXIT_FAILED, EXIT_USAGE, UsageError, describeFailure } from './common.js';
+import { optionFlag, optionListFlag } from './flags.js';
 import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
 import { SASL_MECHANISMS, type SaslMechanism, type SaslOptions } from '../server/sasl/authenticator.js';
 import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
+import { prettyByDefault } from '../logger.js';
 
 interface StartArgs {
   brokers: number;
   port: number;
-  ports?: string;
+  ports?: number[];
   host: string;
   'advertised-host'?: string;
-  'node-ids'?: string;
+  'node-ids'?: number[];
   topic: string[];
   preset: string[];
   partitions: number;
   'replication-factor'?: number;
   'auto-create-topics': boolean;
+  'cold-start': boolean;
   'min-insync-replicas': number;
   'replication-lag-ms': number;
   'producer-id-expiration-ms': number;
+  'producer-id-expiration-check-interval-ms': number;
   'sasl-user': string[];
   'sasl-mechanism'?: SaslMechanism[];
   'sasl-oauthbearer-required-scope': string[];
@@ -49,31 +54,26 @@ interface StartArgs {
   'control-host': string;
   'control-token'?: string;
   'control-allow-remote': boolean;
+  'control-allowed-host'?: string[];
   proxy: boolean;
+  direct: boolean;
   upstream?: string;
   seed?: number;
   'events-file'?: string;
   json: boolean;
   'log-level': string;
-  'pretty-logs': boolean;
+  'pretty-logs'?: boolean;
 }
-
-const numberList = (s: string | undefined, what: string): number[] | undefined => {
-  if (s === undefined) return undefined;
-  const out = s.split(',').map((x) => Number(x.trim()));
-  if (out.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--${what} takes whole numbers separated by commas, got "${s}"`);
-  return out;
-};
 
 /** "orders", "orders:6" or "orders:6:3" */
 export function parseTopic(spec: string): TopicSpec {
   const [name, partitions, rf] = spec.split(':');
   const n = (v: string | undefined, what: string) => {
     if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--topic ${spec}: ${what} must be a whole number >= 1`);
+    if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--topic ${spec}: ${what} must be a whole number >= 1`);
     return Number(v);
   };
-  if (!name) throw new Error(`--topic ${spec}: the topic needs a name`);
+  if (!name) throw new UsageError(`--topic ${spec}: the topic needs a name`);
   return { name, partitions: n(partitions, 'partitions'), replicationFactor: n(rf, 'replication factor') };
 }
 
@@ -82,7 +82,7 @@ export function parseSaslUsers(specs: string[]): Record<string, string> {
   const users: Record<string, string> = {};
   for (const spec of specs) {
     const at = spec.indexOf(':');
-    if (at <= 0) throw new Error(`--sasl-user ${spec}: expected name:password`);
+    if (at <= 0) throw new UsageError(`--sasl-user ${spec}: expected name:password`);
     users[spec.slice(0, at)] = spec.slice(at + 1);
   }
   return users;
@@ -93,68 +93,78 @@ export const startCommand: CommandModule<object, StartArgs> = {
   describe: 'Start an in-memory Kafka cluster and serve it until interrupted',
   builder: (y) =>
     y
-      .option('brokers', { type: 'number', default: 3, describe: 'Number of broker nodes' })
-      .option('port', { type: 'number', default: 9092, describe: 'Port of the first broker; the others take the next ports (0 = free ports)' })
-      .option('ports', { type: 'string', describe: 'A port per broker, comma-separated (overrides --port)' })
-      .option('host', { type: 'string', default: defaultOptions.host, describe: 'Address to listen on' })
-      .option('advertised-host', { type: 'string', describe: 'Host name that Metadata advertises (default: --host)' })
-      .option('node-ids', { type: 'string', describe: 'Node ids, comma-separated (default 0..brokers-1)' })
-      .option('topic', { type: 'string', array: true, default: [], describe: 'Create a topic at start: name[:partitions[:replication]] (repeatable)' })
-      .option('preset', { type: 'string', array: true, default: [], describe: 'Apply a preset at start: a built-in name (kafkaesque preset list) or a file path (repeatable)' })
-      .option('partitions', { type: 'number', default: defaultOptions.defaultPartitions, describe: 'num.partitions for auto-created topics' })
-      .option('replication-factor', { type: 'number', describe: 'default.replication.factor (default: min(3, brokers))' })
+      .option('brokers', optionFlag('brokers', 'brokers', 'Number of broker nodes', { default: 3 }))
+      .option('port', optionFlag('port', 'port', 'Port of the first broker; the others take the next ports (0 = free ports)', { default: 9092 }))
+      .option('ports', optionListFlag('ports', 'ports', 'A port per broker, comma-separated (overrides --port)'))
+      .option('host', { type: 'string', requiresArg: true, default: defaultOptions.host, describe: 'Address to listen on' })
+      .option('advertised-host', { type: 'string', requiresArg: true, describe: 'Host name that Metadata advertises (default: --host)' })
+      .option('node-ids', optionListFlag('nodeIds', 'node-ids', 'Node ids, comma-separated, distinct, one per broker (default 0..brokers-1)'))
+      .option('topic', { type: 'string', requiresArg: true, array: true, default: [], describe: 'Create a topic at start: name[:partitions[:replication]] (repeatable)' })
+      .option('preset', { type: 'string', requiresArg: true, array: true, default: [], describe: 'Apply a preset at start: a built-in name (kafkaesque preset list) or a file path (repeatable)' })
+      .option('partitions', optionFlag('defaultPartitions', 'partitions', 'num.partitions for auto-created topics', { default: defaultOptions.defaultPartitions }))
+      .option('replication-factor', optionFlag('defaultReplicationFactor', 'replication-factor', 'default.replication.factor (default: min(3, brokers))'))
       .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
-      .option('min-insync-replicas', { type: 'number', default: defaultOptions.minInsyncReplicas, describe: 'Broker-level min.insync.replicas' })
-      .option('replication-lag-ms', { type: 'number', default: 0, describe: 'How long followers lag behind leaders' })
-      .option('group-initial-rebalance-delay-ms', {
-        type: 'number',
-        default: defaultOptions.groupInitialRebalanceDelayMs,
-        describe: 'group.initial.rebalance.delay.ms: how long a new group waits for more members before its first rebalance (Kafka: 3000)',
-      })
-      .option('max-request-size', { type: 'number', default: defaultOptions.maxRequestSize, describe: 'Largest request accepted, in bytes' })
+      .option('cold-start', { type: 'boolean', default: false, describe: 'start as a new cluster: no __consumer_offsets or __transaction_state until the first FindCoordinator creates them (COORDINATOR_NOT_AVAILABLE meanwhile)' })
+      .option('min-insync-replicas', optionFlag('minInsyncReplicas', 'min-insync-replicas', 'Broker-level min.insync.replicas', { default: defaultOptions.minInsyncReplicas }))
+      .option('replication-lag-ms', optionFlag('replicationLagMs', 'replication-lag-ms', 'How long followers lag behind leaders', { default: 0 }))
+      .option(
+        'group-initial-rebalance-delay-ms',
+        optionFlag('groupInitialRebalanceDelayMs', 'group-initial-rebalance-delay-ms', 'group.initial.rebalance.delay.ms: how long a new group waits for more members before its first rebalance (Kafka: 3000)', {
+          default: defaultOptions.groupInitialRebalanceDelayMs,
+        }),
+      )
+      .option('max-request-size', optionFlag('maxRequestSize', 'max-request-size', 'Largest request accepted, in bytes', { default: defaultOptions.maxRequestSize }))
       .option('tls', { type: 'boolean', default: false, describe: 'TLS listeners (SSL; SASL_SSL with --sasl-user) with a certificate generated at start; its CA goes to --tls-ca-out (docs/security.md)' })
-      .option('tls-cert', { type: 'string', describe: 'PEM certificate to serve instead of a generated one (implies --tls; needs --tls-key)' })
-      .option('tls-key', { type: 'string', describe: 'PEM private key of --tls-cert' })
-      .option('tls-ca', { type: 'string', describe: 'PEM CA that signed --tls-cert, written to --tls-ca-out (default: --tls-cert itself)' })
-      .option('tls-ca-out', { type: 'string', describe: 'Write the CA clients should trust to this file (default: a new file in the temp dir; the path is printed when ready)' })
+      .option('tls-cert', { type: 'string', requiresArg: true, describe: 'PEM certificate to serve instead of a generated one (implies --tls; needs --tls-key)' })
+      .option('tls-key', { type: 'string', requiresArg: true, describe: 'PEM private key of --tls-cert' })
+      .option('tls-ca', { type: 'string', requiresArg: true, describe: 'PEM CA that signed --tls-cert, written to --tls-ca-out (default: --tls-cert itself)' })
+      .option('tls-ca-out', { type: 'string', requiresArg: true, describe: 'Write the CA clients should trust to this file (default: a new file in the temp dir; the path is printed when ready)' })
       .option('tls-client-auth', {
         type: 'string',
         choices: CLIENT_AUTH_VALUES,
         describe: 'ssl.client.auth: clients present certificates (mTLS); required refuses a client without one (implies --tls; docs/security.md)',
       })
-      .option('tls-client-ca', { type: 'string', describe: 'PEM CA client certificates must chain to (default: the generated CA, or --tls-ca)' })
-      .option('tls-client-cert-out', { type: 'string', describe: 'With a generated CA and --tls-client-auth: write a client certificate it signed here (default: the temp dir; printed when ready)' })
-      .option('tls-client-key-out', { type: 'string', describe: 'The key of that client certificate (default: the temp dir; printed when ready)' })
-      .option('max-connections', { type: 'number', describe: 'max.connections per listener: more connections wait for a slot (default: no limit)' })
-      .option('max-connections-per-ip', { type: 'number', describe: 'max.connections.per.ip per listener: more are closed (default: no limit)' })
-      .option('connections-max-idle-ms', { type: 'number', default: defaultOptions.connectionsMaxIdleMs, describe: 'connections.max.idle.ms: close connections with no traffic for this long (0 = never)' })
-      .option('request-timeout-ms', { type: 'number', default: defaultOptions.requestTimeoutMs, describe: 'Close a connection whose begun request, TLS handshake or SASL exchange takes longer (0 = no bound)' })
-      .option('fetch-max-bytes', { type: 'number', default: defaultOptions.fetchMaxBytes, describe: 'fetch.max.bytes: cap on a Fetch answer, by whole batches (the first always comes)' })
-      .option('max-records-per-fetch', { type: 'number', describe: 'Cap on records in a Fetch answer, by whole batches (the first always comes; default: none)' })
-      .option('control-port', { type: 'number', default: defaultOptions.controlPort, describe: 'Port of the HTTP control API (0 = a free port, printed when ready)' })
-      .option('control-host', { type: 'string', default: defaultOptions.controlHost, describe: 'Address the control API binds to' })
-      .option('control-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on the control API (default: $KAFKAESQUE_CONTROL_TOKEN)' })
+      .option('tls-client-ca', { type: 'string', requiresArg: true, describe: 'PEM CA client certificates must chain to (default: the generated CA, or --tls-ca)' })
+      .option('tls-client-cert-out', { type: 'string', requiresArg: true, describe: 'With a generated CA and --tls-client-auth: write a client certificate it signed here (default: the temp dir; printed when ready)' })
+      .option('tls-client-key-out', { type: 'string', requiresArg: true, describe: 'The key of that client certificate (default: the temp dir; printed when ready)' })
+      .option('max-connections', optionFlag('maxConnections', 'max-connections', 'max.connections per listener: more connections wait for a slot (default: no limit)'))
+      .option('max-connections-per-ip', optionFlag('maxConnectionsPerIp', 'max-connections-per-ip', 'max.connections.per.ip per listener: more are closed (default: no limit)'))
+      .option('connections-max-idle-ms', optionFlag('connectionsMaxIdleMs', 'connections-max-idle-ms', 'connections.max.idle.ms: close connections with no traffic for this long (0 = never)', { default: defaultOptions.connectionsMaxIdleMs }))
+      .option('request-timeout-ms', optionFlag('requestTimeoutMs', 'request-timeout-ms', 'Close a connection whose begun request, TLS handshake or SASL exchange takes longer (0 = no bound)', { default: defaultOptions.requestTimeoutMs }))
+      .option('fetch-max-bytes', optionFlag('fetchMaxBytes', 'fetch-max-bytes', 'fetch.max.bytes: cap on a Fetch answer, by whole batches (the first always comes)', { default: defaultOptions.fetchMaxBytes }))
+      .option('max-records-per-fetch', optionFlag('maxRecordsPerFetch', 'max-records-per-fetch', 'Cap on records in a Fetch answer, by whole batches (the first always comes; default: none)'))
+      .option('control-port', optionFlag('controlPort', 'control-port', 'Port of the HTTP control API (0 = a free port, printed when ready)', { default: defaultOptions.controlPort }))
+      .option('control-host', { type: 'string', requiresArg: true, default: defaultOptions.controlHost, describe: 'Address the control API binds to' })
+      .option('control-token', { type: 'string', requiresArg: true, describe: 'Require "Authorization: Bearer <token>" on the control API (default: $KAFKAESQUE_CONTROL_TOKEN)' })
       .option('control-allow-remote', { type: 'boolean', default: false, describe: 'Let the control API serve non-loopback clients' })
-      .option('producer-id-expiration-ms', { type: 'number', default: defaultOptions.producerIdExpirationMs, describe: 'producer.id.expiration.ms: idle producer ids are forgotten' })
-      .option('transaction-max-timeout-ms', { type: 'number', default: defaultOptions.transactionMaxTimeoutMs, describe: 'transaction.max.timeout.ms' })
+      .option('control-allowed-host', { type: 'string', array: true, describe: 'A host name the control API answers for besides loopback and localhost (repeatable; .domain allows subdomains)' })
+      .option('producer-id-expiration-ms', optionFlag('producerIdExpirationMs', 'producer-id-expiration-ms', 'producer.id.expiration.ms: idle producer ids are forgotten', { default: defaultOptions.producerIdExpirationMs }))
+      .option(
+        'producer-id-expiration-check-interval-ms',
+        optionFlag('producerIdExpirationCheckIntervalMs', 'producer-id-expiration-check-interval-ms', 'producer.id.expiration.check.interval.ms: how often idle producer ids are looked for (and only then forgotten)', {
+          default: defaultOptions.producerIdExpirationCheckIntervalMs,
+        }),
+      )
+      .option('transaction-max-timeout-ms', optionFlag('transactionMaxTimeoutMs', 'transaction-max-timeout-ms', 'transaction.max.timeout.ms', { default: defaultOptions.transactionMaxTimeoutMs }))
       .option('proxy', { type: 'boolean', default: true, describe: 'Serve through the chaos proxy (--no-proxy: clients reach the brokers directly, no faults)' })
+      .option('direct', { type: 'boolean', default: true, describe: 'With the proxy: a fault-free side door on free ports for the test\'s own clients, named in the ready line as directBootstrap (--no-direct: none)' })
       .option('upstream', {
         type: 'string',
         describe: 'Upstream mode: put the chaos proxy in front of this Kafka cluster (host:port[,host:port...]) instead of the in-memory one; --port is the first proxy port (docs/upstream.md)',
       })
-      .option('seed', { type: 'number', describe: 'Seed of the fault generator, 0 to 4294967295 (default: random; printed when ready)' })
-      .option('events-file', { type: 'string', describe: 'Append every fault event, node stop/start and leader change to this file, one JSON line each, as it happens' })
-      .option('sasl-user', { type: 'string', array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
+      .option('seed', optionFlag('seed', 'seed', 'Seed of the fault generator (default: random; printed when ready)'))
+      .option('events-file', { type: 'string', requiresArg: true, describe: 'Append every fault event, node stop/start and leader change to this file, one JSON line each, as it happens' })
+      .option('sasl-user', { type: 'string', requiresArg: true, array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
       .option('sasl-mechanism', {
         type: 'string',
         array: true,
         choices: SASL_MECHANISMS,
         describe: 'SASL mechanisms to enable (default with --sasl-user: PLAIN and both SCRAMs); OAUTHBEARER takes unsecured JWTs, as Kafka\'s default validator does',
       })
-      .option('sasl-oauthbearer-required-scope', { type: 'string', array: true, default: [], describe: 'OAUTHBEARER: a scope value every token must carry (repeatable; implies OAUTHBEARER)' })
+      .option('sasl-oauthbearer-required-scope', { type: 'string', requiresArg: true, array: true, default: [], describe: 'OAUTHBEARER: a scope value every token must carry (repeatable; implies OAUTHBEARER)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
-      .option('log-level', { type: 'string', default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
-      .option('pretty-logs', { type: 'boolean', default: false, describe: 'Human-readable log lines' })
+      .option('log-level', { type: 'string', requiresArg: true, default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
+      .option('pretty-logs', { type: 'boolean', describe: 'One log line per event for people, coloured on a terminal (default: when stderr is a terminal; KAFKAESQUE_PRETTY=1 or 0 decides otherwise; --no-pretty-logs: JSON lines)' })
       .example('$0 start', '3 brokers on 127.0.0.1:9092-9094')
       .example('$0 start --brokers 1 --port 0 --json', 'one broker on a free port; prints {"bootstrap":...}')
       .example('$0 start --topic orders:6:3', 'pre-create a topic')
@@ -168,8 +178,9 @@ export const startCommand: CommandModule<object, StartArgs> = {
       const options = optionsFrom(args);
       running = args.upstream !== undefined ? await startProxy({ ...options, upstream: args.upstream }) : await startCluster(options);
     } catch (err) {
-      process.stderr.write(`kafkaesque: ${describeFailure(err).message}\n`);
-      process.exit(1);
+      const { message, code } = startFailure(err);
+      process.stderr.write(`kafkaesque: ${message}\n`);
+      process.exit(code);
     }
     let tlsFiles: TlsFiles | undefined;
     try {
@@ -177,11 +188,13 @@ export const startCommand: CommandModule<object, StartArgs> = {
     } catch (err) {
       process.stderr.write(`kafkaesque: ${(err as Error).message}\n`);
       await running.stop();
-      process.exit(1);
+      process.exit(EXIT_FAILED);
     }
     const upstream = 'upstream' in running ? running.upstream.bootstrap : undefined;
+    const direct = 'directBootstrap' in running ? running.directBootstrap : null;
     const ready = {
       bootstrap: running.bootstrap,
+      ...(direct ? { directBootstrap: direct } : {}),
       brokers: Object.fromEntries(running.brokers),
       controlUrl: running.controlUrl,
       proxy: running.proxy,
@@ -194,7 +207,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
     const what = upstream !== undefined ? `chaos proxy ready in front of ${upstream} (upstream mode)` : `${args.brokers} broker(s) ready`;
     const mode = upstream !== undefined ? '' : `; ${running.proxy ? 'chaos proxy on' : 'no proxy'}`;
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
-    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsText(tlsFiles)}\n`);
+    else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}${direct && running.proxy ? `; side door ${direct}` : ''}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsText(tlsFiles)}\n`);
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
@@ -209,21 +222,51 @@ export const startCommand: CommandModule<object, StartArgs> = {
   },
 };
 
+/** The flag of each option start sets, for messages about an option: the library names the option, the CLI its flag. */
+const FLAG_OF: Partial<Record<OptionKey, string>> = {
+  nodeIds: 'node-ids',
+  defaultPartitions: 'partitions',
+  defaultReplicationFactor: 'replication-factor',
+  autoCreateTopics: 'auto-create-topics',
+  topics: 'topic',
+  presets: 'preset',
+  sasl: 'sasl-user',
+  tls: 'tls',
+  logLevel: 'log-level',
+  prettyLogs: 'pretty-logs',
+};
+const flagOf = (key: string): string => {
+  const option = key.split(/[.[]/)[0]! as OptionKey;
+  return `--${FLAG_OF[option] ?? option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+};
+
+/** A start that failed, as the flags say it: a refused option names its flag (exit 2), a listener that could not bind the flag of its port (exit 1). */
+export function startFailure(err: unknown): { message: string; code: number } {
+  if (err instanceof OptionsError) {
+    const detail = err.key.includes('.') || err.key.includes('[') ? ` (${err.key})` : '';
+    return { message: `${flagOf(err.key)}${detail}: ${err.reason}\nRun with --help for usage.`, code: EXIT_USAGE };
+  }
+  if (err instanceof ListenError) return { message: `${flagOf(err.option)}: ${(err.cause as Error).message}`, code: EXIT_FAILED };
+  return describeFailure(err);
+}
+
 /** The library options the flags say; upstream mode refuses those that need the in-memory cluster (startProxy). */
 function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
   const tls = tlsOptionsFromFlags(args);
   const inMemory: Partial<KafkaesqueOptions> = {
     brokers: args.brokers,
-    nodeIds: numberList(args['node-ids'], 'node-ids'),
+    nodeIds: args['node-ids'],
     fetchMaxBytes: args['fetch-max-bytes'],
     maxRecordsPerFetch: args['max-records-per-fetch'],
     defaultPartitions: args.partitions,
     defaultReplicationFactor: args['replication-factor'],
     autoCreateTopics: args['auto-create-topics'],
+    coldStart: args['cold-start'],
     minInsyncReplicas: args['min-insync-replicas'],
     replicationLagMs: args['replication-lag-ms'],
     groupInitialRebalanceDelayMs: args['group-initial-rebalance-delay-ms'],
     producerIdExpirationMs: args['producer-id-expiration-ms'],
+    producerIdExpirationCheckIntervalMs: args['producer-id-expiration-check-interval-ms'],
     transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
   };
   return {
@@ -234,7 +277,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     connectionsMaxIdleMs: args['connections-max-idle-ms'],
     requestTimeoutMs: args['request-timeout-ms'],
     port: args.port,
-    ports: numberList(args.ports, 'ports'),
+    ports: args.ports,
     host: args.host,
     advertisedHost: args['advertised-host'],
     topics: args.topic.map(parseTopic),
@@ -246,9 +289,11 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     // From the environment by default: a token on the command line shows in `ps`.
     controlToken: args['control-token'] ?? (process.env.KAFKAESQUE_CONTROL_TOKEN || undefined),
     controlAllowRemote: args['control-allow-remote'],
+    ...(args['control-allowed-host'] ? { controlAllowedHosts: args['control-allowed-host'] } : {}),
     logLevel: args['log-level'],
-    prettyLogs: args['pretty-logs'],
+    prettyLogs: args['pretty-logs'] ?? prettyByDefault(),
     proxy: args.proxy,
+    direct: args.direct,
     seed: args.seed,
     eventsFile: args['events-file'],
   };

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientAuth, TlsInfo, TlsOptions } from '../server/tls.js';
+import { UsageError } from './common.js';
 
 export interface TlsFlags {
   tls: boolean;
@@ -28,16 +29,16 @@ function read(flag: string, path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`--${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`--${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 
 /** The `tls` option the flags say: undefined without TLS, true for a generated certificate and nothing more. */
 export function tlsOptionsFromFlags(f: TlsFlags): TlsOptions | true | undefined {
-  if ((f['tls-cert'] === undefined) !== (f['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
-  if (f['tls-ca'] !== undefined && f['tls-cert'] === undefined) throw new Error('--tls-ca names the CA of --tls-cert; a generated certificate brings its own');
+  if ((f['tls-cert'] === undefined) !== (f['tls-key'] === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
+  if (f['tls-ca'] !== undefined && f['tls-cert'] === undefined) throw new UsageError('--tls-ca names the CA of --tls-cert; a generated certificate brings its own');
   const clientAuth = f['tls-client-auth'];
-  if (f['tls-client-ca'] !== undefined && (clientAuth ?? 'none') === 'none') throw new Error('--tls-client-ca checks client certificates: it needs --tls-client-auth required or requested');
+  if (f['tls-client-ca'] !== undefined && (clientAuth ?? 'none') === 'none') throw new UsageError('--tls-client-ca checks client certificates: it needs --tls-client-auth required or requested');
   const given = f['tls-cert'] !== undefined;
   if (!f.tls && !given && clientAuth === undefined) return undefined;
   const options: TlsOptions = {

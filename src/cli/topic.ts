@@ -1,6 +1,8 @@
 // `kafkaesque topic create|list|records` against a running instance.
 import type { Argv, CommandModule } from 'yargs';
-import { clientFor, clientOptions, keyValues, print, printJson, run, wholeNumber, type ClientArgs } from './common.js';
+import { clientFor, clientOptions, keyValues, print, printJson, run, type ClientArgs } from './common.js';
+import { wholeFlag } from './flags.js';
+import { MAX_BROKERS, MAX_INT32, MAX_PARTITIONS } from '../options-schema.js';
 
 type CreateArgs = ClientArgs & { name: string; partitions?: number; 'replication-factor'?: number; config: string[] };
 
@@ -10,16 +12,16 @@ const create: CommandModule<object, CreateArgs> = {
   builder: (y) =>
     clientOptions(y)
       .positional('name', { type: 'string', demandOption: true })
-      .option('partitions', { type: 'number', describe: 'Default: the broker num.partitions' })
-      .option('replication-factor', { type: 'number', describe: 'Default: the broker default.replication.factor' })
+      .option('partitions', wholeFlag('partitions', 'Default: the broker num.partitions', [1, MAX_PARTITIONS]))
+      .option('replication-factor', wholeFlag('replication-factor', 'Default: the broker default.replication.factor', [1, MAX_BROKERS]))
       .option('config', { type: 'string', array: true, default: [], describe: 'A topic config as key=value (repeatable)' })
       .example('$0 topic create orders --partitions 6 --config cleanup.policy=compact', '') as never,
   handler: run(async (args) => {
     const configs = keyValues(args.config, 'config', false) as Record<string, string>;
     const t = await clientFor(args).createTopic({
       name: String(args.name),
-      partitions: args.partitions === undefined ? undefined : wholeNumber(args.partitions, '--partitions', 1),
-      replicationFactor: args['replication-factor'] === undefined ? undefined : wholeNumber(args['replication-factor'], '--replication-factor', 1),
+      partitions: args.partitions,
+      replicationFactor: args['replication-factor'],
       configs: Object.keys(configs).length ? configs : undefined,
     });
     if (args.json) printJson(t);
@@ -47,16 +49,13 @@ const records: CommandModule<object, RecordsArgs> = {
   builder: (y) =>
     clientOptions(y)
       .positional('name', { type: 'string', demandOption: true })
-      .option('partition', { alias: 'p', type: 'number', default: 0 })
-      .option('from', { type: 'number', describe: 'First offset (default: the log start)' })
-      .option('limit', { type: 'number', describe: 'Most records (default 100, at most 10000)' })
+      .option('partition', wholeFlag('partition', 'The partition', [0, MAX_INT32], { alias: 'p', default: 0 }))
+      .option('from', wholeFlag('from', 'First offset (default: the log start)', [0, Number.MAX_SAFE_INTEGER]))
+      .option('limit', wholeFlag('limit', 'Most records (default 100)', [1, 10_000]))
       .example('$0 topic records orders --partition 0 --from 10 --limit 5', '')
       .example('$0 topic records orders --json', 'the page as the control API serves it') as never,
   handler: run(async (args) => {
-    const page = await clientFor(args).records(String(args.name), wholeNumber(args.partition, '--partition'), {
-      from: args.from === undefined ? undefined : wholeNumber(args.from, '--from'),
-      limit: args.limit === undefined ? undefined : wholeNumber(args.limit, '--limit', 1),
-    });
+    const page = await clientFor(args).records(String(args.name), args.partition, { from: args.from, limit: args.limit });
     if (args.json) return printJson(page);
     for (const r of page.records) {
       const what = r.control !== null ? `[${r.control} marker]` : `key=${r.key ?? 'null'} value=${r.value ?? 'null'}`;

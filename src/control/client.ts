@@ -36,6 +36,12 @@ import type {
   TransactionView,
   VersionInfo,
   WaitForFaultRequest,
+  WaitForCommittedRequest,
+  WaitForGroupRequest,
+  WaitForRecordsRequest,
+  CommittedProgress,
+  GroupProgress,
+  RecordsProgress,
 } from './types.js';
 
 /** A non-2xx answer (status > 0), or no answer at all (status 0, error 'unreachable' or 'timeout'). */
@@ -54,7 +60,7 @@ export class ControlError extends Error {
 
 /** A preset as the API takes it: the local file path stays local. */
 function withoutFile(p: Preset): Preset {
-  return { name: p.name, description: p.description, rules: p.rules, expect: p.expect };
+  return { name: p.name, description: p.description, ...(p.params ? { params: p.params } : {}), rules: p.rules, expect: p.expect };
 }
 
 export interface ControlClientOptions {
@@ -72,13 +78,33 @@ export type RequestInput<K extends RouteKey> = ([ParamNames<PathOf<K>>] extends 
 
 type InputArgs<K extends RouteKey> = object extends RequestInput<K> ? [input?: RequestInput<K>] : [input: RequestInput<K>];
 
+/**
+ * The base URL of a control API as given: `http://127.0.0.1:35029`, or
+ * `127.0.0.1:35029` / `localhost:35029` without a scheme (taken as http://,
+ * the scheme kafkaesque serves). Anything that is not an http(s) URL then is
+ * refused with what to give instead.
+ */
+export function controlBaseUrl(input: string): string {
+  const text = String(input).trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new TypeError(`control URL ${JSON.stringify(input)} is not a URL: give http://host:port, as kafkaesque start prints it (controlUrl)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`control URL ${JSON.stringify(input)}: the control API speaks http, not ${url.protocol.slice(0, -1)}: give http://host:port`);
+  if (url.search || url.hash) throw new TypeError(`control URL ${JSON.stringify(input)}: give the base URL only, http://host:port, without ?query or #fragment`);
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export class ControlClient {
   readonly baseUrl: string;
   private readonly token?: string;
   private readonly timeoutMs: number;
 
   constructor(baseUrl: string, options: ControlClientOptions = {}) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.baseUrl = controlBaseUrl(baseUrl);
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
@@ -87,7 +113,11 @@ export class ControlClient {
   static fromEnv(env: NodeJS.ProcessEnv = process.env): ControlClient {
     const url = env.KAFKAESQUE_URL;
     if (!url) throw new Error('KAFKAESQUE_URL is not set: start kafkaesque (or its jest globalSetup) first');
-    return new ControlClient(url, { token: env.KAFKAESQUE_TOKEN || undefined });
+    try {
+      return new ControlClient(url, { token: env.KAFKAESQUE_TOKEN || undefined });
+    } catch (err) {
+      throw new TypeError(`KAFKAESQUE_URL: ${(err as Error).message}`);
+    }
   }
 
   /** Any route, typed by its key: `request('GET /v1/topics/:name', { params: { name: 'orders' } })`. */
@@ -179,6 +209,11 @@ export class ControlClient {
     return (await this.request('GET /v1/topics/:name/partitions/:partition/producers', { params: { name: topic, partition } })).producers;
   }
 
+  /** Resolves once the topic (or `partition`) holds at least `count` data records below the high watermark; ControlError 'timeout' (408) otherwise, naming the count seen. */
+  waitForRecords(topic: string, count: number, options: Omit<WaitForRecordsRequest, 'count'> = {}): Promise<RecordsProgress> {
+    return this.request('POST /v1/topics/:name/wait', { params: { name: topic }, body: { count, ...options } });
+  }
+
   /** Elects a new leader (the next in-sync replica, or `to`); the leader epoch goes up. */
   moveLeader(topic: string, partition: number, options: MoveLeaderRequest = {}): Promise<LeaderChangeView> {
     return this.request('POST /v1/topics/:name/partitions/:partition/leader', { params: { name: topic, partition }, body: options });
@@ -192,6 +227,21 @@ export class ControlClient {
 
   group(groupId: string): Promise<GroupView> {
     return this.request('GET /v1/groups/:id', { params: { id: groupId } });
+  }
+
+  /**
+   * Resolves once the group is Stable (or `state`) and, with `lag`, its total
+   * lag is at most that: `{ lag: 0 }` = committed up to the high watermark of
+   * every partition it consumes. ControlError 'timeout' (408) names what was
+   * last seen.
+   */
+  waitForGroup(groupId: string, options: WaitForGroupRequest = {}): Promise<GroupProgress> {
+    return this.request('POST /v1/groups/:id/wait', { params: { id: groupId }, body: options });
+  }
+
+  /** Resolves once the group's committed offset of topic-partition is at least `offset`; ControlError 'timeout' (408) otherwise ("group g committed orders-0 at 3, waiting for 5"). */
+  waitForCommitted(groupId: string, topic: string, partition: number, offset: number, options: Pick<WaitForCommittedRequest, 'timeoutMs'> = {}): Promise<CommittedProgress> {
+    return this.request('POST /v1/groups/:id/committed/wait', { params: { id: groupId }, body: { topic, partition, offset, ...options } });
   }
 
   async transactions(): Promise<TransactionView[]> {
@@ -260,10 +310,14 @@ export class ControlClient {
     return this.request('GET /v1/presets/:name', { params: { name } });
   }
 
-  /** Adds every rule of a built-in preset, or of `preset` (a file of your own, loaded with loadPresetFile), all or none; resolves to the rules added. */
-  applyPreset(name: string, preset?: Preset): Promise<AppliedPreset> {
-    const body: ApplyPresetRequest | undefined = preset === undefined ? undefined : { preset: withoutFile(preset) };
-    return this.request('POST /v1/presets/:name/apply', { params: { name }, body });
+  /**
+   * Adds every rule of a built-in preset, or of `preset` (a file of your own,
+   * loaded with loadPresetFile), all or none, aimed by `params` (default: the
+   * preset's `args`, as resolvePreset('name?topic=orders') sets them); resolves to the rules added.
+   */
+  applyPreset(name: string, preset?: Preset, params: ApplyPresetRequest['params'] = preset?.args): Promise<AppliedPreset> {
+    const body: ApplyPresetRequest = { ...(preset === undefined ? {} : { preset: withoutFile(preset) }), ...(params === undefined ? {} : { params }) };
+    return this.request('POST /v1/presets/:name/apply', { params: { name }, body: Object.keys(body).length ? body : undefined });
   }
 
   /** Clears faults, starts stopped nodes, deletes every topic, group and transaction, and creates the start topics again. */

@@ -10,6 +10,7 @@
 // id allocator (a client still holding an old id cannot collide with a new
 // one), the replication lag and paused followers set through the model.
 import type { TopicSpec } from '../options.js';
+import { createCoordinatorTopics } from '../broker/coordinators.js';
 import { applyPreset } from '../presets/apply.js';
 import type { Preset } from '../presets/validate.js';
 import type { ControlTarget } from './target.js';
@@ -20,6 +21,7 @@ export async function resetCluster(
   { cluster, chaos, startNode }: Pick<ControlTarget, 'cluster' | 'chaos' | 'startNode'>,
   topics: readonly TopicSpec[],
   presets: readonly Preset[] = [],
+  { coldStart = false }: { coldStart?: boolean } = {},
 ): Promise<ResetResult> {
   if (!cluster) throw new Error('reset: no cluster model here (upstream mode clears faults only: RunningProxy.reset)');
   const rulesCleared = chaos ? chaos.clearRules() : 0;
@@ -29,12 +31,19 @@ export async function resetCluster(
     await startNode(node.nodeId);
     nodesStarted.push(node.nodeId);
   }
+  // Replication lag and paused followers, as chaos actions (replication-lag, pause-replication) leave them, go back to the start's.
+  cluster.resetReplication();
   // Before the topics: parked JoinGroup/SyncGroup requests are answered, open transactions forgotten.
   const groupsDeleted = cluster.groups.reset();
   const transactionsDeleted = cluster.transactions.reset();
   const topicsDeleted = [...cluster.topics.keys()];
   for (const name of topicsDeleted) cluster.deleteTopic(name);
   const topicsCreated: string[] = [];
+  // As started: a warm cluster gets its internal topics back at once.
+  if (!coldStart) {
+    createCoordinatorTopics(cluster);
+    topicsCreated.push(...[...cluster.topics.values()].filter((t) => t.internal).map((t) => t.name));
+  }
   for (const t of topics) {
     const r = cluster.createTopic(t.name, { numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs });
     if (!r.ok) throw new Error(`reset: cannot create topic ${t.name}: ${r.error}: ${r.message}`);

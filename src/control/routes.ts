@@ -5,7 +5,8 @@
 // throw HttpError for everything else. server.ts owns the HTTP plumbing.
 import type { Cluster } from '../broker/cluster.js';
 import type { ChaosController, FaultRuleInput } from '../chaos/api.js';
-import { auditDelivery } from '../audit/audit.js';
+import { auditChecked } from '../audit/audit.js';
+import { parseAuditBody } from '../audit/compact-body.js';
 import { AuditInputError, validateAuditInput } from '../audit/validate.js';
 import { applyPreset } from '../presets/apply.js';
 import { findPreset, listPresets } from '../presets/load.js';
@@ -13,6 +14,8 @@ import { validatePreset, type Preset } from '../presets/validate.js';
 import { version } from '../version.js';
 import { HttpError, badParameter, kafkaError, notFound } from './errors.js';
 import type { ControlTarget } from './target.js';
+import { WaitTimeoutError, waitForCommitted, waitForGroup, waitForRecords, WAIT_DEFAULT_TIMEOUT_MS } from '../broker/waits.js';
+import type { GroupState } from '../broker/groups/group.js';
 import type { RouteKey, RouteParams, Routes } from './types.js';
 import { groupSummary, groupView, nodeView, partitionView, producerView, readRecords, topicSummary, topicView, transactionView } from './views.js';
 
@@ -22,7 +25,7 @@ export interface RequestContext<K extends RouteKey> {
   params: RouteParams<K>;
   /** Only the names the route lists in `query` reach here (others are a 400). */
   query: URLSearchParams;
-  /** Parsed JSON, or undefined for an empty body. */
+  /** Parsed JSON, or undefined for an empty body; the bytes (a Buffer) for a route with rawBody. */
   body: unknown;
   /** Aborted when the client goes away or the server closes (long polls stop waiting). */
   signal: AbortSignal;
@@ -33,8 +36,10 @@ export interface RouteEntry<K extends RouteKey> {
   query?: readonly string[];
   /** Success status; default 200. */
   status?: number;
-  /** A larger body limit than the server's (the audit's processed list). */
+  /** This route's body cap, instead of the server's (64 KiB): the audit's processed list, a user's preset. */
   maxBodyBytes?: number;
+  /** The handler gets the body's bytes (a Buffer) and parses them itself. */
+  rawBody?: boolean;
   handle(ctx: RequestContext<K>): Routes[K]['response'] | Promise<Routes[K]['response']>;
 }
 
@@ -47,8 +52,11 @@ export const EVENTS_MAX_LIMIT = 10_000;
 export const EVENTS_MAX_WAIT_MS = 30_000;
 export const FAULT_WAIT_DEFAULT_MS = 10_000;
 export const FAULT_WAIT_MAX_MS = 60_000;
+/** The longest wait of the topic and group wait routes. */
+export const WAIT_MAX_MS = 60_000;
 /** The audit's body carries every processed item: room for about a million ids. */
 export const AUDIT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const PRESET_MAX_BODY_BYTES = 1024 * 1024;
 
 // ---------------------------------------------------------------- input checks
 
@@ -95,6 +103,22 @@ function stringMap(o: Record<string, unknown>, field: string): Record<string, st
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badParameter(field, 'expected an object of strings');
   for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') throw badParameter(`${field}.${k}`, 'expected a string');
   return v as Record<string, string>;
+}
+
+/** A wait's timeoutMs field: default 10 s, capped at 60 s (a long poll must not hold a connection for ever). */
+const waitTimeout = (o: Record<string, unknown>) => Math.min(WAIT_MAX_MS, optionalInt(o, 'timeoutMs', 0) ?? WAIT_DEFAULT_TIMEOUT_MS);
+
+const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead'];
+
+/** A long-poll wait of the cluster model: 408 with what was last seen when it runs out, 503 when the server closes under it. */
+async function waited<T>(signal: AbortSignal, wait: () => Promise<T>): Promise<T> {
+  try {
+    return await wait();
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) throw new HttpError(408, 'timeout', err.message);
+    if (signal.aborted) throw new HttpError(503, 'closing', 'the wait ended: the client went away or the control API is closing');
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------- lookups
@@ -226,7 +250,7 @@ export const routes: RouteTable = {
   'GET /v1/topics/:name/partitions/:partition/producers': {
     handle: ({ target, params }) => {
       const p = partitionOf(target, params.name, params.partition);
-      return { producers: p.producers.producers(modelOf(target).clock.now()).map(producerView).sort((a, b) => a.producerId - b.producerId) };
+      return { producers: p.producers.producers().map(producerView).sort((a, b) => a.producerId - b.producerId) };
     },
   },
 
@@ -237,6 +261,17 @@ export const routes: RouteTable = {
       const r = modelOf(target).electLeader(p.topic, p.index, { nodeId: optionalInt(o, 'to', 0), unclean: optionalBool(o, 'unclean') });
       if (!r.ok) throw kafkaError(r.error, r.message);
       return { ...r.value };
+    },
+  },
+
+  'POST /v1/topics/:name/wait': {
+    handle: ({ target, params, body, signal }) => {
+      const cluster = modelOf(target);
+      const o = bodyObject(body, ['count', 'partition', 'timeoutMs']);
+      const count = optionalInt(o, 'count', 1);
+      if (count === undefined) throw badParameter('count', 'expected the number of records to wait for (>= 1)');
+      const partition = optionalInt(o, 'partition', 0);
+      return waited(signal, () => waitForRecords(cluster, params.name, count, { timeoutMs: waitTimeout(o), signal, ...(partition !== undefined ? { partition } : {}) }));
     },
   },
 
@@ -253,6 +288,30 @@ export const routes: RouteTable = {
       const d = modelOf(target).groups.describe(params.id);
       if (!d) throw notFound(`group '${params.id}'`);
       return groupView(modelOf(target), d);
+    },
+  },
+
+  'POST /v1/groups/:id/wait': {
+    handle: ({ target, params, body, signal }) => {
+      const cluster = modelOf(target);
+      const o = bodyObject(body, ['state', 'lag', 'timeoutMs'], true);
+      if (o.state !== undefined && !GROUP_STATES.includes(o.state as GroupState)) throw badParameter('state', `expected one of ${GROUP_STATES.join(', ')}, got ${JSON.stringify(o.state)}`);
+      const lag = optionalInt(o, 'lag', 0);
+      return waited(signal, () => waitForGroup(cluster, params.id, { timeoutMs: waitTimeout(o), signal, ...(o.state !== undefined ? { state: o.state as GroupState } : {}), ...(lag !== undefined ? { lag } : {}) }));
+    },
+  },
+
+  'POST /v1/groups/:id/committed/wait': {
+    handle: ({ target, params, body, signal }) => {
+      const cluster = modelOf(target);
+      const o = bodyObject(body, ['topic', 'partition', 'offset', 'timeoutMs']);
+      if (typeof o.topic !== 'string' || o.topic === '') throw badParameter('topic', 'expected the topic name');
+      const partition = optionalInt(o, 'partition', 0);
+      if (partition === undefined) throw badParameter('partition', 'expected a whole number >= 0');
+      const offset = optionalInt(o, 'offset', 0);
+      if (offset === undefined) throw badParameter('offset', 'expected the offset to wait for (a whole number >= 0)');
+      const topic = o.topic;
+      return waited(signal, () => waitForCommitted(cluster, params.id, topic, partition, offset, { timeoutMs: waitTimeout(o), signal }));
     },
   },
 
@@ -339,10 +398,19 @@ export const routes: RouteTable = {
 
   'POST /v1/audit': {
     maxBodyBytes: AUDIT_MAX_BODY_BYTES,
+    // Millions of ids stay in the body's bytes, not one heap string each (compact-body.ts).
+    rawBody: true,
     handle: ({ target, body }) => {
+      let parsed: unknown;
+      try {
+        parsed = parseAuditBody(body as Buffer);
+      } catch (err) {
+        if (err instanceof SyntaxError) throw new HttpError(400, 'bad_json', `the body is not JSON: ${err.message}`);
+        throw err;
+      }
       try {
         // No functions over HTTP: idFrom is 'key' or { header }.
-        return auditDelivery({ cluster: modelOf(target), chaos: target.chaos }, validateAuditInput(body, false));
+        return auditChecked({ cluster: modelOf(target), chaos: target.chaos }, validateAuditInput(parsed, false));
       } catch (err) {
         if (err instanceof AuditInputError) throw badParameter(err.field, err.reason);
         throw err;
@@ -356,13 +424,15 @@ export const routes: RouteTable = {
 
   'POST /v1/presets/:name/apply': {
     status: 201,
+    // A preset file of the user's own, with its rules.
+    maxBodyBytes: PRESET_MAX_BODY_BYTES,
     handle: ({ target, params, body }) => {
       const chaos = faultsOf(target);
-      const o = bodyObject(body, ['preset'], true);
+      const o = bodyObject(body, ['preset', 'params'], true);
       // A user's preset comes in the body (the CLI sends the file it read); a RuleValidationError is 400 invalid_rule.
       const preset: Preset = o.preset === undefined ? presetOf(params.name) : validatePreset(o.preset);
       if (preset.name !== params.name) throw badParameter('preset.name', `'${preset.name}' differs from the name in the path ('${params.name}')`);
-      return { preset: preset.name, rules: applyPreset(chaos, preset) };
+      return { preset: preset.name, rules: applyPreset(chaos, preset, o.params) };
     },
   },
 };

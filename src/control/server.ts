@@ -3,16 +3,20 @@
 // the rest (body limit, JSON, auth, errors) is a few lines each here.
 //
 // Every request passes, in order: the locality check (403 for a remote
-// address or a browser's cross-origin request, unless allowRemote), the token
-// (401), the route (404, or 405 with Allow), the query names (400), the body
-// (413 over 1 MiB, 400 for bad JSON), then the handler. Every error leaves
-// through sendError with an ErrorBody.
+// address unless allowRemote, and for a browser's cross-origin request
+// always), the Host
+// check (421 for a name the API does not serve: host-check.ts, the
+// DNS-rebinding defence), the token (401), the route (404, or 405 with Allow), the query
+// names (400), the body (413 over the route's cap: 64 KiB for most, the
+// audit's own for POST /v1/audit; 400 for bad JSON), then the handler. Every
+// error leaves through sendError with an ErrorBody.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import type { KafkaesqueOptions } from '../options.js';
 import { HttpError, errorResponse } from './errors.js';
+import { checkAllowedHosts, misdirectedReason } from './host-check.js';
 import { matchRoute, routes, type RequestContext } from './routes.js';
 import type { ControlTarget } from './target.js';
 import type { ErrorBody, RouteKey } from './types.js';
@@ -24,10 +28,12 @@ export interface ControlServerOptions {
   port?: number;
   /** When set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
-  /** Serve requests from non-loopback addresses and browser pages (off: 403). */
+  /** Serve requests from non-loopback addresses (off: 403). Cross-origin browser requests are refused either way. */
   allowRemote?: boolean;
+  /** Host names (besides loopback addresses and localhost) the API answers for; `.example.com` allows a domain and its subdomains. */
+  allowedHosts?: readonly string[];
   log: Logger;
-  /** Largest request body; default 1 MiB. */
+  /** Largest request body of the routes that name no cap of their own (routes.ts); default 64 KiB. */
   maxBodyBytes?: number;
 }
 
@@ -39,7 +45,8 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+/** The cap of a route that names none: a rule, a topic, a wait fit in a few KiB. */
+const DEFAULT_MAX_BODY = 64 * 1024;
 
 /** 127.0.0.0/8, ::1, and their IPv4-mapped IPv6 forms. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -49,11 +56,25 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '::1' || address === '0:0:0:0:0:0:0:1';
 }
 
-/** Why a request is refused as not local, or null. A browser page anywhere sends Origin: refusing it stops cross-site requests to 127.0.0.1. */
-export function notLocalReason(remoteAddress: string | undefined, origin: string | undefined): string | null {
+/** Why a request is refused as not local, or null: its remote address is not loopback. */
+export function notLocalReason(remoteAddress: string | undefined): string | null {
   if (!isLoopbackAddress(remoteAddress)) return `requests from ${remoteAddress ?? 'an unknown address'} are refused: the control API serves loopback only unless controlAllowRemote is set`;
-  if (origin !== undefined) return `browser requests (Origin: ${origin}) are refused unless controlAllowRemote is set`;
   return null;
+}
+
+/**
+ * Why a browser request is refused, or null. A page of another origin
+ * sends Origin: refusing it stops cross-site requests to 127.0.0.1 (and,
+ * with controlAllowRemote, to this host), which could not read an answer
+ * anyway (the API sends no CORS headers) but could stop a node or reset.
+ * The API's own origin (Origin: http://<Host>, a page the API served) is
+ * served; the Host check then decides whether that origin is really this
+ * server's (a rebound name is not).
+ */
+export function crossOriginReason(origin: string | undefined, host: string | undefined): string | null {
+  if (origin === undefined) return null;
+  if (host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`) return null;
+  return `browser requests from another origin (Origin: ${origin}) are refused: the control API serves no cross-origin requests`;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -79,30 +100,44 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
   return status;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** The body's bytes, up to `limit` (413 beyond): in one buffer of the announced length when there is one, so that a large body is not also held as chunks. */
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes, this route's cap`, undefined, { connection: 'close' });
+  const announced = Number(req.headers['content-length'] ?? NaN);
+  if (announced > limit) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
   return new Promise((resolve, reject) => {
+    let whole = Number.isSafeInteger(announced) ? Buffer.allocUnsafe(announced) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new HttpError(413, 'body_too_large', `the body is larger than ${limit} bytes`, undefined, { connection: 'close' }));
+      if (size + c.length > (whole?.length ?? limit)) {
+        reject(tooLarge());
         req.resume();
         return;
       }
-      chunks.push(c);
+      if (whole) c.copy(whole, size);
+      else chunks.push(c);
+      size += c.length;
     });
     req.on('error', reject);
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch (e) {
-        reject(new HttpError(400, 'bad_json', `the body is not JSON: ${(e as Error).message}`));
-      }
+      if (!whole) whole = Buffer.concat(chunks);
+      resolve(size === whole.length ? whole : whole.subarray(0, size));
     });
   });
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = (await readRawBody(req, limit)).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, 'bad_json', `the body is not JSON: ${(e as Error).message}`);
+  }
 }
 
 export async function startControlServer(target: ControlTarget, options: ControlServerOptions): Promise<ControlServer> {
@@ -112,11 +147,14 @@ export async function startControlServer(target: ControlTarget, options: Control
   /** Aborted on close, so that long polls answer at once instead of holding the close. */
   const closing = new AbortController();
 
+  const hostRule = { allowRemote: options.allowRemote, allowedHosts: checkAllowedHosts(options.allowedHosts) };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    if (!options.allowRemote) {
-      const why = notLocalReason(req.socket.remoteAddress, req.headers.origin);
-      if (why) throw new HttpError(403, 'forbidden', why);
-    }
+    const why = (!options.allowRemote && notLocalReason(req.socket.remoteAddress)) || crossOriginReason(req.headers.origin, req.headers.host);
+    if (why) throw new HttpError(403, 'forbidden', why);
+    // 421 (RFC 9110 §15.5.20): the request names an authority this server does not answer for.
+    const misdirected = misdirectedReason(req.headers.host, hostRule);
+    if (misdirected) throw new HttpError(421, 'misdirected_host', misdirected, 'Host', { connection: 'close' });
     if (options.token !== undefined && !hasToken(req.headers.authorization, options.token)) {
       throw new HttpError(401, 'unauthorized', 'a valid token is required: Authorization: Bearer <token>', undefined, { 'www-authenticate': 'Bearer realm="kafkaesque"' });
     }
@@ -127,11 +165,12 @@ export async function startControlServer(target: ControlTarget, options: Control
       if (allowed.length) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`, undefined, { allow: allowed.join(', ') });
       throw new HttpError(404, 'unknown_route', `no route ${method} ${url.pathname}; see docs/control-api.md`);
     }
-    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; maxBodyBytes?: number; handle(ctx: RequestContext<RouteKey>): unknown };
+    const entry = routes[route.key] as unknown as { query?: readonly string[]; status?: number; maxBodyBytes?: number; rawBody?: boolean; handle(ctx: RequestContext<RouteKey>): unknown };
     for (const name of url.searchParams.keys()) {
       if (!entry.query?.includes(name)) throw new HttpError(400, 'bad_parameter', `unknown query parameter '${name}'${entry.query ? ` (expected ${entry.query.join(', ')})` : ''}`, name);
     }
-    const body = await readBody(req, Math.max(maxBody, entry.maxBodyBytes ?? 0));
+    const cap = entry.maxBodyBytes ?? maxBody;
+    const body = entry.rawBody ? await readRawBody(req, cap) : await readBody(req, cap);
     const gone = new AbortController();
     const onClose = () => gone.abort();
     res.on('close', onClose);
@@ -195,11 +234,11 @@ export async function startControlServer(target: ControlTarget, options: Control
  */
 export async function startControlServerFor(
   running: ControlTarget & { stop(): Promise<void> },
-  options: Pick<KafkaesqueOptions, 'controlHost' | 'controlPort' | 'controlToken' | 'controlAllowRemote'>,
+  options: Pick<KafkaesqueOptions, 'controlHost' | 'controlPort' | 'controlToken' | 'controlAllowRemote' | 'controlAllowedHosts'>,
   log: Logger,
 ): Promise<ControlServer> {
   try {
-    return await startControlServer(running, { host: options.controlHost, port: options.controlPort, token: options.controlToken, allowRemote: options.controlAllowRemote, log });
+    return await startControlServer(running, { host: options.controlHost, port: options.controlPort, token: options.controlToken, allowRemote: options.controlAllowRemote, allowedHosts: options.controlAllowedHosts, log });
   } catch (err) {
     await running.stop();
     throw err;

@@ -6,8 +6,10 @@
 import type { ChaosEvent, FaultRule, FaultRuleInput } from '../chaos/api.js';
 import type { Preset } from '../presets/validate.js';
 import type { AuditInput, AuditReport, IdFromJson } from '../audit/types.js';
+import type { CommittedProgress, GroupPartitionProgress, GroupProgress, RecordsProgress } from '../broker/waits.js';
+import type { GroupState } from '../broker/groups/group.js';
 
-export type { ChaosEvent, FaultRule, FaultRuleInput, Preset, AuditReport };
+export type { ChaosEvent, FaultRule, FaultRuleInput, Preset, AuditReport, CommittedProgress, GroupPartitionProgress, GroupProgress, RecordsProgress, GroupState };
 
 /** The body of POST /v1/audit: the library's audit input with `idFrom` as JSON ('key' or { header }). */
 export type AuditRequest = AuditInput<IdFromJson>;
@@ -290,15 +292,45 @@ export interface PresetSummary {
   rules: number;
 }
 
-/** The optional body of POST /v1/presets/:name/apply: a preset of your own (its name must be the one in the path). */
+/**
+ * The optional body of POST /v1/presets/:name/apply: a preset of your own
+ * (its name must be the one in the path), and values for the parameters the
+ * preset takes (an exact name or { regex }).
+ */
 export interface ApplyPresetRequest {
   preset?: Preset;
+  params?: Record<string, string | { regex: string }>;
 }
 
 /** What POST /v1/presets/:name/apply answers: the rules it added, in order. */
 export interface AppliedPreset {
   preset: string;
   rules: FaultRule[];
+}
+
+/** The body of POST /v1/topics/:name/wait: answers once the topic (or `partition`) holds `count` data records below the high watermark. */
+export interface WaitForRecordsRequest {
+  count: number;
+  partition?: number;
+  /** Default 10000, at most 60000; 408 timeout after it, naming what was last seen. */
+  timeoutMs?: number;
+}
+
+/** The body of POST /v1/groups/:id/committed/wait: answers once the group's committed offset of topic-partition is at least `offset`. */
+export interface WaitForCommittedRequest {
+  topic: string;
+  partition: number;
+  offset: number;
+  /** Default 10000, at most 60000; 408 timeout after it, naming what was last seen. */
+  timeoutMs?: number;
+}
+
+/** The body of POST /v1/groups/:id/wait: answers once the group is in `state` (default Stable) and, with `lag`, its total lag is at most `lag`. */
+export interface WaitForGroupRequest {
+  state?: GroupState;
+  lag?: number;
+  /** Default 10000, at most 60000; 408 timeout after it, naming what was last seen. */
+  timeoutMs?: number;
 }
 
 /** What a route declares: its answer, its body and its query. */
@@ -320,8 +352,11 @@ export interface Routes {
   'GET /v1/topics/:name/partitions/:partition/records': RouteSpec<RecordsPage, undefined, RecordsQuery>;
   'GET /v1/topics/:name/partitions/:partition/producers': RouteSpec<{ producers: ProducerView[] }>;
   'POST /v1/topics/:name/partitions/:partition/leader': RouteSpec<LeaderChangeView, MoveLeaderRequest>;
+  'POST /v1/topics/:name/wait': RouteSpec<RecordsProgress, WaitForRecordsRequest>;
   'GET /v1/groups': RouteSpec<{ groups: GroupSummaryView[] }>;
   'GET /v1/groups/:id': RouteSpec<GroupView>;
+  'POST /v1/groups/:id/wait': RouteSpec<GroupProgress, WaitForGroupRequest | undefined>;
+  'POST /v1/groups/:id/committed/wait': RouteSpec<CommittedProgress, WaitForCommittedRequest>;
   'GET /v1/transactions': RouteSpec<{ transactions: TransactionView[] }>;
   'GET /v1/transactions/:id': RouteSpec<TransactionView>;
   'GET /v1/faults': RouteSpec<{ faults: FaultRule[] }>;

@@ -1,44 +1,69 @@
-// jest globalSetup: starts a cluster behind its chaos proxy on free ports and
-// publishes its addresses to the test workers through the environment:
-//   KAFKA_BROKERS   comma-separated bootstrap, for the Kafka client
-//   KAFKAESQUE_URL  the control API (ControlClient.fromEnv(), the CLI)
-//   KAFKAESQUE_TOKEN when a control token is configured
-//   KAFKAESQUE_TLS_CA with `tls`: the PEM CA certificate the client trusts
-//   KAFKAESQUE_TLS_CLIENT_CERT, KAFKAESQUE_TLS_CLIENT_KEY with `tls.clientAuth`
-//                   and a generated CA: a client certificate and key it accepts
+// jest globalSetup: starts one cluster per jest worker, each behind its own
+// chaos proxy on free ports, in jest's parent process, so that one test
+// file's reset() or fault never reaches a file running at the same time in
+// another worker. Every worker's addresses go to the workers in
+// KAFKAESQUE_WORKERS; kafkaesque/jest/setup (in setupFiles; the preset adds
+// it) points each worker's KAFKA_BROKERS, KAFKAESQUE_URL, … at its own
+// cluster (src/fixture/endpoint.ts lists them).
 // Options: `globals: { kafkaesque: { … } }` in the jest config, then
 // KAFKAESQUE_OPTIONS / KAFKAESQUE_PRESETS (docs/jest.md).
 //
 //   // jest.config.js
-//   export default {
-//     globalSetup: 'kafkaesque/jest/global-setup',
-//     globalTeardown: 'kafkaesque/jest/global-teardown',
-//     globals: { kafkaesque: { brokers: 3, topics: [{ name: 'orders', partitions: 3 }], presets: [] } },
-//   };
-import { startCluster, type RunningCluster } from '../start.js';
-import { startProxy, type RunningProxy } from '../chaos/upstream-start.js';
+//   module.exports = { preset: 'kafkaesque', globals: { kafkaesque: { topics: [{ name: 'orders', partitions: 3 }] } } };
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFixtureClusters, endpointOf, type FixtureCluster } from '../fixture/clusters.js';
+import { publishEndpoints } from '../fixture/endpoint.js';
 import { fixtureOptions } from './options.js';
 
-/** Where globalTeardown finds the cluster: globalSetup and globalTeardown run in the same (parent) process. */
+/** Where globalTeardown finds the clusters: globalSetup and globalTeardown run in the same (parent) process. */
 export const RUNNING = Symbol.for('kafkaesque.jest.running');
+
+interface GlobalConfigLike {
+  maxWorkers?: number;
+}
 
 interface ProjectConfigLike {
   globals?: Record<string, unknown>;
+  setupFiles?: string[];
+  setupFilesAfterEnv?: string[];
 }
 
-export default async function globalSetup(_globalConfig?: unknown, projectConfig?: ProjectConfigLike): Promise<void> {
-  const g = globalThis as Record<symbol, RunningCluster | RunningProxy | undefined>;
-  if (g[RUNNING]) return; // several projects share one cluster
-  const options = fixtureOptions(projectConfig?.globals);
-  // `upstream` set: the chaos proxy in front of that cluster instead (docs/upstream.md).
-  const running = options.upstream !== undefined ? await startProxy({ ...options, upstream: options.upstream }) : await startCluster(options);
-  g[RUNNING] = running;
-  process.env.KAFKA_BROKERS = running.bootstrap;
-  process.env.KAFKAESQUE_URL = running.controlUrl;
-  if (running.options.controlToken !== undefined) process.env.KAFKAESQUE_TOKEN = running.options.controlToken;
-  if (running.tls) process.env.KAFKAESQUE_TLS_CA = running.tls.ca;
-  if (running.tls?.client) {
-    process.env.KAFKAESQUE_TLS_CLIENT_CERT = running.tls.client.cert;
-    process.env.KAFKAESQUE_TLS_CLIENT_KEY = running.tls.client.key;
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
   }
+};
+
+/** This package's modules that point a worker at its own cluster: the setup file and the matchers, as ES module or CommonJS, built or from source. */
+function workerSetupFiles(): Set<string> {
+  const here = dirname(fileURLToPath(import.meta.url)); // dist/jest, dist/cjs/jest or src/jest
+  const root = here.replace(/[\\/](dist[\\/]cjs|dist|src)[\\/]jest$/, '');
+  const files = ['dist/jest/setup.js', 'dist/jest/matchers.js', 'dist/cjs/jest/setup.js', 'dist/cjs/jest/matchers.js', 'src/jest/setup.ts', 'src/jest/matchers.ts'];
+  return new Set(files.map((f) => real(join(root, f))));
+}
+
+/** Several workers without the setup file would all read worker 1's addresses from the environment: refused, with the fix. */
+function requireWorkerSetup(projectConfig: ProjectConfigLike | undefined, workers: number): void {
+  const ours = workerSetupFiles();
+  const listed = [...(projectConfig?.setupFiles ?? []), ...(projectConfig?.setupFilesAfterEnv ?? [])];
+  if (listed.some((f) => ours.has(real(f)))) return;
+  throw new Error(
+    `kafkaesque jest fixture: ${workers} workers each get their own cluster, and a worker finds its own through kafkaesque/jest/setup: ` +
+      `add it to setupFiles (or use preset: 'kafkaesque', which does), or run one worker (--runInBand) (docs/jest.md)`,
+  );
+}
+
+export default async function globalSetup(globalConfig?: GlobalConfigLike, projectConfig?: ProjectConfigLike): Promise<void> {
+  const g = globalThis as Record<symbol, FixtureCluster[] | undefined>;
+  if (g[RUNNING]) return; // several projects share the clusters
+  const options = fixtureOptions(projectConfig?.globals);
+  const workers = Math.max(1, globalConfig?.maxWorkers ?? 1);
+  if (workers > 1) requireWorkerSetup(projectConfig, workers);
+  const clusters = await startFixtureClusters(options, workers);
+  g[RUNNING] = clusters;
+  publishEndpoints(clusters.map(endpointOf));
 }

@@ -1,16 +1,13 @@
-// jest globalTeardown: stops the cluster that globalSetup started.
-import type { RunningCluster } from '../start.js';
+// jest globalTeardown: stops the clusters that globalSetup started.
+import type { FixtureCluster } from '../fixture/clusters.js';
+import { clearEndpoint } from '../fixture/endpoint.js';
 import { RUNNING } from './global-setup.js';
 
 export default async function globalTeardown(): Promise<void> {
-  const g = globalThis as Record<symbol, RunningCluster | undefined>;
-  const running = g[RUNNING];
-  if (!running) return;
+  const g = globalThis as Record<symbol, FixtureCluster[] | undefined>;
+  const clusters = g[RUNNING];
+  if (!clusters) return;
   g[RUNNING] = undefined;
-  await running.stop();
-  delete process.env.KAFKA_BROKERS;
-  delete process.env.KAFKAESQUE_URL;
-  delete process.env.KAFKAESQUE_TLS_CA;
-  delete process.env.KAFKAESQUE_TLS_CLIENT_CERT;
-  delete process.env.KAFKAESQUE_TLS_CLIENT_KEY;
+  await Promise.all(clusters.map((c) => c.stop()));
+  clearEndpoint();
 }

@@ -1,19 +1,27 @@
-// For test files under the jest fixture: the control client of the cluster
-// globalSetup started, the bootstrap list, a fault for the length of a block,
-// and the delivery matchers (./matchers.ts).
+// For test files under the jest fixture: the control client of this
+// worker's cluster (globalSetup starts one per worker), the bootstrap list,
+// a fault for the length of a block, and the delivery matchers
+// (./matchers.ts). Importing it points KAFKA_BROKERS, KAFKAESQUE_URL, … at
+// the worker's cluster, as kafkaesque/jest/setup does.
 import { ControlClient } from '../control/client.js';
 import type { ChaosController, FaultRule, FaultRuleInput } from '../chaos/api.js';
+import { useWorkerCluster } from '../fixture/endpoint.js';
 
 export { fixtureOptions, fixtureDefaults, type FixtureOptions } from './options.js';
 export { deliveryMatchers, auditProcessed, type DeliveryOptions, type DuplicateOptions } from './matchers.js';
+export { useWorkerCluster, workerEndpoint, type ClusterEndpoint } from '../fixture/endpoint.js';
 
-/** The control API of the fixture's cluster (KAFKAESQUE_URL, KAFKAESQUE_TOKEN). */
+useWorkerCluster();
+
+/** The control API of this worker's cluster (KAFKAESQUE_URL, KAFKAESQUE_TOKEN). */
 export function kafkaesque(env: NodeJS.ProcessEnv = process.env): ControlClient {
+  useWorkerCluster(env);
   return ControlClient.fromEnv(env);
 }
 
-/** The fixture's bootstrap brokers (KAFKA_BROKERS) as a list, for a Kafka client config. */
+/** This worker's bootstrap brokers (KAFKA_BROKERS) as a list, for a Kafka client config. */
 export function brokers(env: NodeJS.ProcessEnv = process.env): string[] {
+  useWorkerCluster(env);
   const b = env.KAFKA_BROKERS;
   if (!b) throw new Error('KAFKA_BROKERS is not set: add kafkaesque/jest/global-setup to the jest config (globalSetup)');
   return b.split(',');

@@ -13,8 +13,10 @@
 // registers them; `expect.extend(deliveryMatchers)` does it by hand.
 import type { AuditSource } from '../audit/audit.js';
 import { formatAnomalies } from '../audit/format.js';
-import type { AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
+import { recordAnomalies } from '../audit/audit-out.js';
+import type { AcknowledgedItem, AnomalyKind, AuditInput, AuditReport, IdFrom, ProcessedItem, SentItem } from '../audit/types.js';
 import { ControlClient } from '../control/client.js';
+import { useWorkerCluster } from '../fixture/endpoint.js';
 
 export interface DeliveryOptions {
   /** The topic to audit (or `topics`). Default: the topics of the processed records, else every non-internal topic. */
@@ -24,6 +26,8 @@ export interface DeliveryOptions {
   idFrom?: IdFrom;
   /** What the application sent, in sending order (adds the send-order check). */
   sent?: SentItem[];
+  /** What the producers' clients reported written (adds the lost-write check for records the log never stored). */
+  acknowledged?: AcknowledgedItem[];
   /** Where the log is: a RunningCluster (in process), a ControlClient or a control URL. Default: KAFKAESQUE_URL (the jest fixture). */
   cluster?: AuditSource | ControlClient | string;
 }
@@ -33,19 +37,27 @@ export interface DuplicateOptions extends DeliveryOptions {
   in?: 'processing' | 'log';
 }
 
+/** A ControlClient, also when it comes from the other copy of the package (ES module or CommonJS: jest may load the matchers as one and the test file as the other). */
+const isControlClient = (c: unknown): c is ControlClient => c instanceof ControlClient || (typeof c === 'object' && c !== null && typeof (c as ControlClient).audit === 'function' && typeof (c as ControlClient).request === 'function');
 const isSource = (c: unknown): c is AuditSource => typeof c === 'object' && c !== null && 'cluster' in c && typeof (c as AuditSource).cluster?.topic === 'function';
 
-/** Runs the audit where the options say. */
+/** Runs the audit where the options say; what it finds also goes to $KAFKAESQUE_AUDIT_OUT when set (kafkaesque sweep). */
 export async function auditProcessed(processed: ProcessedItem[], o: DeliveryOptions = {}): Promise<AuditReport> {
+  const report = await runAudit(processed, o);
+  recordAnomalies(report);
+  return report;
+}
+
+async function runAudit(processed: ProcessedItem[], o: DeliveryOptions): Promise<AuditReport> {
   const topics = o.topics ?? (o.topic !== undefined ? [o.topic] : undefined);
-  const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}) };
+  const input: AuditInput = { processed, ...(topics ? { topics } : {}), ...(o.idFrom ? { idFrom: o.idFrom } : {}), ...(o.sent ? { sent: o.sent } : {}), ...(o.acknowledged ? { acknowledged: o.acknowledged } : {}) };
   if (isSource(o.cluster)) {
     // Loaded only in process: over HTTP the matchers load nothing of the broker.
     const { auditDelivery } = await import('../audit/audit.js');
     return auditDelivery(o.cluster, input);
   }
   if (typeof input.idFrom === 'function') throw new TypeError("idFrom: a function works only with an in-process cluster (cluster: the RunningCluster); over the control API use 'key' or { header }");
-  const client = o.cluster instanceof ControlClient ? o.cluster : typeof o.cluster === 'string' ? new ControlClient(o.cluster) : ControlClient.fromEnv();
+  const client = isControlClient(o.cluster) ? o.cluster : typeof o.cluster === 'string' ? new ControlClient(o.cluster) : ControlClient.fromEnv();
   return client.audit(input as AuditInput<'key' | { header: string }>);
 }
 
@@ -109,6 +121,8 @@ declare global {
   }
 }
 
-// Imported from setupFilesAfterEnv: register with the test file's expect.
+// Imported from setupFilesAfterEnv: register with the test file's expect,
+// and point KAFKAESQUE_URL, … at this worker's cluster (as ./setup.ts does).
+useWorkerCluster();
 const g = globalThis as { expect?: { extend?: (m: object) => void } };
 if (typeof g.expect?.extend === 'function') g.expect.extend(deliveryMatchers);

@@ -6,16 +6,26 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuleValidationError } from '../chaos/api.js';
 import { validatePreset, type Preset } from './validate.js';
+import { checkParamValues, parsePresetRef, type PresetRef } from './params.js';
+
+function isPackageRoot(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'kafkaesque';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The package's presets/ folder. This module runs from src/presets/ (tests),
- * dist/presets/ (the library) or dist/cli.js (the bundled CLI): look upwards
- * for the folder that holds package.json and presets/.
+ * dist/presets/ (the library), dist/cjs/presets/ (its CommonJS copy) or
+ * dist/cli.js (the bundled CLI): look upwards for the folder that holds
+ * kafkaesque's package.json and presets/ (dist/cjs has a package.json too).
  */
 export function builtinPresetsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'presets'))) return join(dir, 'presets');
+  for (let i = 0; i < 5; i++) {
+    if (isPackageRoot(dir) && existsSync(join(dir, 'presets'))) return join(dir, 'presets');
     dir = dirname(dir);
   }
   throw new Error(`kafkaesque's presets/ folder was not found above ${fileURLToPath(import.meta.url)}`);
@@ -69,12 +79,17 @@ export function findPreset(name: string, dir = builtinPresetsDir()): Preset | un
   return existsSync(file) ? loadPresetFile(file) : undefined;
 }
 
-/** Resolves `--preset` input: a file path, or a built-in name. */
-export function resolvePreset(nameOrPath: string, dir = builtinPresetsDir()): Preset {
-  if (isPresetPath(nameOrPath)) return loadPresetFile(nameOrPath);
-  const p = findPreset(nameOrPath, dir);
+/**
+ * Resolves `--preset` input: a file path or a built-in name, optionally with
+ * parameter values (`lost-ack?topic=orders`, or { name, params }), checked
+ * here and kept as the preset's `args` for applyPreset.
+ */
+export function resolvePreset(ref: string | PresetRef, dir = builtinPresetsDir()): Preset {
+  const { name: nameOrPath, params } = parsePresetRef(ref);
+  const p = isPresetPath(nameOrPath) ? loadPresetFile(nameOrPath) : findPreset(nameOrPath, dir);
   if (!p) throw new UnknownPresetError(nameOrPath, listPresetNames(dir));
-  return p;
+  if (params === undefined) return p;
+  return { ...p, args: checkParamValues(p, params) };
 }
 
 export function listPresetNames(dir = builtinPresetsDir()): string[] {

@@ -8,14 +8,21 @@ import { parseAction } from '../chaos/actions/index.js';
 import { parseMatch } from '../chaos/match.js';
 import { parseTrigger } from '../chaos/triggers.js';
 import { describe, fail, isPlainObject, record, string } from '../chaos/validate.js';
+import type { NameFilter } from '../chaos/match.js';
+import { checkParamRefs, parseParamDeclarations, type PresetParam } from './params.js';
 
 export interface Preset {
   /** Lower-case words joined by '-', e.g. 'lost-ack'; the file is <name>.json. */
   name: string;
   description: string;
+  /** Rules; a match field may be `{ param: name }`, a reference to a parameter (./params.ts). */
   rules: FaultRuleInput[];
   /** What a correct application does under it. */
   expect: string;
+  /** The parameters it takes: which topics, groups, client ids or transactional ids it aims at. */
+  params?: Record<string, PresetParam>;
+  /** Values for its parameters, as asked for by name (resolvePreset('lost-ack?topic=orders')); applyPreset uses them. */
+  args?: Record<string, NameFilter>;
   /** Where it was loaded from, when it came from a file. */
   file?: string;
 }
@@ -56,16 +63,18 @@ export function validateRule(raw: unknown, nodeIds: readonly number[] = anyNode)
 export function validatePreset(raw: unknown, file?: string): Preset {
   return within(undefined, file, () => {
     if (!isPlainObject(raw)) fail('preset', `must be a JSON object, got ${describe(raw)}`);
-    const p = record(raw, 'preset', ['name', 'description', 'rules', 'expect']);
+    const p = record(raw, 'preset', ['name', 'description', 'params', 'rules', 'expect']);
     const name = string(p.name, 'name');
     if (!NAME.test(name)) fail('name', `must be lower-case letters, digits and '-', got ${describe(name)}`);
     const description = string(p.description, 'description');
     const expect = string(p.expect, 'expect');
     if (!Array.isArray(p.rules) || p.rules.length === 0) fail('rules', `must be a non-empty list of fault rules, got ${describe(p.rules)}`);
+    const params = parseParamDeclarations(p.params);
+    const used = new Set<string>();
     const ids = new Set<string>();
     const rules = p.rules.map((rule, i) =>
       within(`rules[${i}]`, file, () => {
-        const r = validateRule(rule);
+        const r = isPlainObject(rule) ? (validateRule(checkParamRefs(rule, params, used)), rule as unknown as FaultRuleInput) : validateRule(rule);
         if (r.id !== undefined) {
           if (ids.has(r.id)) fail('id', `${describe(r.id)} is used by an earlier rule`);
           ids.add(r.id);
@@ -73,7 +82,8 @@ export function validatePreset(raw: unknown, file?: string): Preset {
         return r;
       }),
     );
-    const preset: Preset = { name, description, rules, expect };
+    for (const name of Object.keys(params)) if (!used.has(name)) fail(`params.${name}`, 'is named by no rule (a rule names it as { "param": "' + name + '" } in its match)');
+    const preset: Preset = { name, description, rules, expect, ...(Object.keys(params).length ? { params } : {}) };
     if (file !== undefined) preset.file = file;
     return preset;
   });

@@ -5,7 +5,7 @@
 // partitionLeaderEpoch in place (both lie outside the CRC, so the client's
 // bytes stay valid). Fetch serves the stored buffers as they are. Records are
 // decoded only for inspection (decodeRecords). Layout and CRC scope: see
-// ../shared/kafka-protocol/README.md, "Record batch v2 (magic 2) layout".
+// protocol/kafka-3.9/README.md, "Record batch v2 (magic 2) layout".
 
 import { gzipSync } from 'node:zlib';
 import { Compression, decompress } from './compression.js';

@@ -1,13 +1,20 @@
 // One client connection to one broker node: frames in, decoded requests to
-// handlers, responses out strictly in request order even when handlers finish
-// out of order (long-polling Fetch, acks=all Produce). Bad input closes this
-// connection with a log line and never reaches the process.
+// handlers, responses out in request order. Requests are processed one at a
+// time, as Kafka's SocketServer does: it mutes a channel once a request is
+// read and unmutes it when the answer is sent, so a request never sees the
+// effects of the ones behind it, and a parked JoinGroup or a long-polling
+// Fetch holds back the requests pipelined after it. While one is in process
+// the socket is paused (TCP backpressure, as Kafka stops reading); frames
+// already read wait in order. The next request starts once the answer is
+// made rather than written: the same to a client that reads its answers
+// (docs/unsupported.md). Bad input closes this connection with a log line
+// and never reaches the process.
 import type { Socket } from 'node:net';
 import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
 import { MalformedFrameError, Reader, Writer } from '../protocol/primitives.js';
-import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type FetchLimits, type RequestContext } from '../broker/handlers/handler.js';
+import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type FetchLimits, type NodeAddress, type RequestContext } from '../broker/handlers/handler.js';
 import { SaslAuthenticator, type SaslConfig } from './sasl/authenticator.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Cluster } from '../broker/cluster.js';
@@ -30,6 +37,8 @@ export interface ConnectionOptions {
   authTimeoutMs?: number;
   /** Broker-side Fetch caps (fetch.max.bytes, records per fetch). */
   fetchLimits?: FetchLimits;
+  /** Where this connection's listener says a node is (RequestContext.endpoint). */
+  endpoint: (nodeId: number) => NodeAddress | null;
 }
 
 /**
@@ -54,6 +63,14 @@ export class Connection {
   private closed = false;
   private readonly deadline: FrameDeadline | null;
   private saslTimer: NodeJS.Timeout | null = null;
+  /** Frames read but not yet processed, in order. */
+  private readonly waiting: Buffer[] = [];
+  /** A request is in process: its answer is not made yet. */
+  private busy = false;
+  /** processWaiting is on the stack (answers made at once must not recurse into it). */
+  private draining = false;
+  /** Reading is paused until the request in process is answered (Kafka's muted channel). */
+  private muted = false;
 
   constructor(
     readonly socket: Socket,
@@ -105,10 +122,45 @@ export class Connection {
     } catch (err) {
       return this.close((err as Error).message);
     }
-    this.deadline?.update(this.decoder.buffered);
-    for (const frame of frames) {
-      if (this.closed) return;
-      this.onFrame(ownMemory(frame));
+    this.deadline?.update(this.decoder.buffered, frames.length);
+    for (const frame of frames) this.waiting.push(ownMemory(frame));
+    this.processWaiting();
+  }
+
+  /** Processes the waiting frames one at a time; each starts only once the one before has its answer. */
+  private processWaiting(): void {
+    if (this.draining) return;
+    this.draining = true;
+    while (!this.busy && !this.closed && this.waiting.length > 0) {
+      this.busy = true;
+      this.onFrame(this.waiting.shift()!);
+    }
+    this.draining = false;
+    if (!this.closed) this.mute(this.busy);
+  }
+
+  /** The request in process has its answer, or needs none (acks=0): the next one may start. */
+  private readonly answered = (): void => {
+    this.busy = false;
+    this.processWaiting();
+  };
+
+  /**
+   * Stops reading while a request waits for its answer and reads again once
+   * it has it. Muting costs nothing for requests answered at once: only one
+   * still in process when the frames read so far are done mutes the socket.
+   * A muted connection reads nothing, so a frame begun before is not the
+   * client's slowness: its deadline starts again on unmute.
+   */
+  private mute(muted: boolean): void {
+    if (muted === this.muted) return;
+    this.muted = muted;
+    if (muted) {
+      this.socket.pause();
+      this.deadline?.update(0);
+    } else {
+      this.socket.resume();
+      this.deadline?.update(this.decoder.buffered);
     }
   }
 
@@ -150,16 +202,21 @@ export class Connection {
       sasl: this.sasl,
       supportedApis: () => registry.versions(),
       fetchLimits: this.options.fetchLimits,
+      endpoint: this.options.endpoint,
     };
+    // A response that ends the connection (CLOSE_CONNECTION, CloseAfter, a failed handler) lets no request after it start.
     const finish = (result: unknown) => {
-      if (result === NO_RESPONSE) this.responses.complete(slot, null);
-      else if (result === CLOSE_CONNECTION) this.responses.complete(slot, null, true);
+      if (result === NO_RESPONSE) {
+        this.responses.complete(slot, null);
+        this.answered();
+      } else if (result === CLOSE_CONNECTION) this.responses.complete(slot, null, true);
       else {
         const closeAfter = result instanceof CloseAfter;
         const w = new Writer();
         writeResponseHeader(w, handler.api, head.apiVersion, head.correlationId);
         handler.api.writeResponse(w, (closeAfter ? result.response : result) as never, head.apiVersion);
         this.responses.complete(slot, this.frame(w), closeAfter);
+        if (!closeAfter) this.answered();
       }
     };
     const fail = (err: unknown) => {
@@ -190,6 +247,7 @@ export class Connection {
     const w = new Writer();
     w.raw(step.reply);
     this.responses.push(this.frame(w));
+    this.answered();
   }
 
   private respondUnsupportedApiVersions(correlationId: number): void {
@@ -198,6 +256,7 @@ export class Connection {
     const range = this.options.registry.versions().find((v) => v.apiKey === ApiKey.ApiVersions);
     ApiVersionsApi.writeResponse(w, { errorCode: ErrorCode.UNSUPPORTED_VERSION, apiKeys: range ? [range] : [] }, 0);
     this.responses.push(this.frame(w));
+    this.answered();
   }
 
   private frame(w: Writer): Buffer[] {

@@ -15,12 +15,18 @@ export class FrameDeadline {
     private readonly expire: (elapsedMs: number) => void,
   ) {}
 
-  /** Call after every read with the bytes buffered towards the next frame. */
-  update(buffered: number): void {
+  /**
+   * Call after every read with the bytes buffered towards the next frame and
+   * how many frames that read completed. A completed frame means the bytes
+   * buffered now belong to a new one, whose clock starts now: a client that
+   * pipelines faster than reads align with frames is not slow.
+   */
+  update(buffered: number, completed = 0): void {
     if (buffered === 0) {
       this.since = null;
       return;
     }
+    if (completed > 0) this.since = null;
     if (this.since !== null) return;
     this.since = Date.now();
     if (!this.timer) this.schedule(this.timeoutMs);

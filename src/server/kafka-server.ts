@@ -1,5 +1,7 @@
-// All broker listeners of a cluster: one per node, following the node's
+// A set of broker listeners of a cluster: one per node, following the node's
 // stops and starts (node-listeners.ts), each connection a Kafka connection.
+// A cluster has one set behind the proxy (or facing clients without it), and
+// may have a second, the side door, which answers with its own addresses.
 import type { Cluster } from '../broker/cluster.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Logger } from '../logger.js';
@@ -26,22 +28,41 @@ export interface KafkaServerOptions {
   fetchLimits?: FetchLimits;
   /** TLS, connection quotas, idle timeout (client-facing listeners only when the proxy is off). */
   policy?: Omit<ListenerPolicy, 'log'>;
+  /**
+   * Which addresses the answers on these listeners carry (Kafka's listeners:
+   * a broker answers with the endpoints of the listener a request came in on).
+   *   'cluster'  the cluster's advertised ones (cluster.nodes): these
+   *              listeners', or the proxy's in front of them (the default)
+   *   'own'      these listeners' own, and the cluster's stay as they are:
+   *              the side door, a second listener per node that no proxy fronts
+   */
+  advertise?: 'cluster' | 'own';
+  /** What these listeners are, for logs and errors (default "node"). */
+  label?: string;
 }
 
 export class KafkaServer extends NodeListeners<Connection> {
   constructor(options: KafkaServerOptions) {
     const { cluster, registry, maxRequestSize, log, requestTimeoutMs, authTimeoutMs, fetchLimits } = options;
     const sasl = options.sasl ?? null;
+    const own = options.advertise === 'own';
+    const endpoint = own
+      ? (id: number) => this.endpoint(id)
+      : (id: number) => {
+          const n = cluster.nodes.get(id);
+          return n ? { host: n.host, port: n.port } : null;
+        };
     super({
       cluster,
       bindHost: options.bindHost,
       ports: options.ports,
       advertisedHost: options.advertisedHost,
-      label: 'node',
+      advertiseInCluster: !own,
+      label: options.label ?? 'node',
       log,
       policy: options.policy,
       accept: (socket, nodeId, untrack) => {
-        const conn = new Connection(socket, { nodeId, cluster, registry, maxRequestSize, log, sasl, requestTimeoutMs, authTimeoutMs, fetchLimits });
+        const conn = new Connection(socket, { nodeId, cluster, registry, maxRequestSize, log, sasl, requestTimeoutMs, authTimeoutMs, fetchLimits, endpoint });
         socket.on('close', untrack);
         return conn;
       },

@@ -142,6 +142,12 @@ export interface NodeListenersOptions<C> {
   ports: ReadonlyMap<number, number>;
   /** Host the cluster advertises for these listeners. */
   advertisedHost: string;
+  /**
+   * Whether the cluster advertises these listeners (cluster.nodes[].host/port,
+   * what every answer carries by default). False for a listener of its own
+   * that answers with its own addresses (the side door, kafka-server.ts).
+   */
+  advertiseInCluster?: boolean;
   accept: Accept<C>;
   closeConnection: (connection: C) => void;
   /** What these listeners are, for error messages ("node", "proxy for node"). */
@@ -173,6 +179,7 @@ export class NodeListeners<C> {
         await listener.start().catch((err: NodeJS.ErrnoException) => {
           throw new Error(`${this.o.label} ${nodeId} cannot listen on ${this.o.bindHost}:${listener.port}: ${err.code ?? err.message}`);
         });
+        if (this.o.advertiseInCluster === false) continue;
         const node = cluster.nodes.get(nodeId)!;
         node.host = this.o.advertisedHost;
         node.port = listener.port;
@@ -183,6 +190,23 @@ export class NodeListeners<C> {
     }
     cluster.on('node-stopped', this.onStopped);
     cluster.on('node-started', this.onStarted);
+  }
+
+  /** Where clients reach a node on these listeners; null for a node without one. A stopped node's listener keeps its port. */
+  endpoint(nodeId: number): { host: string; port: number } | null {
+    const listener = this.listeners.get(nodeId);
+    return listener ? { host: this.o.advertisedHost, port: listener.port } : null;
+  }
+
+  /** Comma-separated host:port of the live nodes' listeners, for client configs. */
+  bootstrap(): string {
+    return this.o.cluster
+      .liveNodes()
+      .flatMap((n) => {
+        const at = this.endpoint(n.nodeId);
+        return at ? [`${at.host}:${at.port}`] : [];
+      })
+      .join(',');
   }
 
   /** Resolves once a node's listener accepts connections (after a restart). */

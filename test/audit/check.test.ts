@@ -134,6 +134,32 @@ describe('lost write and unseen', () => {
   });
 });
 
+describe('lost write, from what the clients acknowledged', () => {
+  test('an acknowledged id the log never stored is a lost write, with the faults on its partition before it', () => {
+    send(['a', 'b']);
+    chaos.emit({ kind: 'leader-changed', nodeId: 0, topic: 'orders', partition: 1, detail: { leader: 0 } });
+    const r = audit({ topics: ['orders'], processed: ['a', 'b'], acknowledged: ['a', { id: 'b', producer: 'billing-1' }, { id: 'c', topic: 'orders', partition: 1, producer: 'billing-1' }] });
+    expect(kinds(r)).toEqual(['lost-write c orders-1 []']);
+    expect(r.anomalies[0]!.message).toBe("record 'c' of orders-1 was acknowledged to producer billing-1 but is stored nowhere in orders, after the leader of orders-1 moved to node 0 (event 1)");
+    expect(r).toMatchObject({ ok: false, counts: { 'lost-write': 1 } });
+  });
+
+  test("acknowledged at an offset that holds another id (the client took another batch's answer for its own)", () => {
+    send(['a-0', 'a-1']);
+    const r = audit({ topics: ['orders'], processed: ['a-0', 'a-1'], acknowledged: [{ id: 'b-0', topic: 'orders', partition: 0, offset: 0 }] });
+    expect(kinds(r)).toEqual(['lost-write b-0 orders-0 [0]']);
+    expect(r.anomalies[0]!.message).toBe("record 'b-0' was acknowledged to the producer at orders-0 offset 0, which holds 'a-0', but is stored nowhere in orders, with no fault before it");
+  });
+
+  test('an id without its partition concerns every audited partition, and the anomaly names none (-1); an aborted copy is no copy', () => {
+    transaction(901, ['t'], 'ABORT');
+    chaos.emit({ kind: 'leader-changed', nodeId: 1, topic: 'orders', partition: 1, detail: { leader: 1 } });
+    const r = audit({ topics: ['orders'], processed: [], acknowledged: ['t', 'gone'] });
+    expect(kinds(r)).toEqual(['lost-write t orders--1 []', 'lost-write gone orders--1 []']);
+    expect(r.anomalies[1]!.precededBy.map((e) => e.kind)).toEqual(['leader-changed']);
+  });
+});
+
 describe('transactions', () => {
   test('a record of an aborted transaction processed is an aborted read; its unprocessed siblings are not lost', () => {
     transaction(41, ['t1', 't2'], 'ABORT');
@@ -264,6 +290,9 @@ describe('ids and input', () => {
     expect(refused({ processed: [], idFrom: 'value' })).toMatch(/^idFrom: expected 'key', \{ header: name \} or a function/);
     expect(refused({ processed: [], topics: ['nope'] })).toBe("topics[0]: no topic 'nope'");
     expect(refused({ processed: [], sent: [{ id: 1 }] })).toBe('sent[0].id: expected a string');
+    expect(refused({ processed: [], acknowledged: 'a' })).toBe('acknowledged: expected the list of ids the producers were told were written');
+    expect(refused({ processed: [], acknowledged: [{ id: 'a', offset: 3 }] })).toBe('acknowledged[0].offset: needs topic and partition');
+    expect(refused({ processed: [], acknowledged: [{ id: 'a', topic: 'orders', partition: 0, key: 'a' }] })).toMatch(/^acknowledged\[0\]\.key: unknown field/);
   });
 
   test('without topics or named records, every non-internal topic is audited', () => {

@@ -12,7 +12,7 @@ const api = controlApiMock(BASE, 't0k');
 const report: AuditReport = {
   ok: false,
   anomalies: [{ kind: 'duplicate', in: 'processing', topic: 'orders', partition: 2, offsets: [1043], records: [{ topic: 'orders', partition: 2, offset: 1043 }], id: '1043', precededBy: [], message: "record '1043' of orders-2 (offset 1043) was processed twice" }],
-  counts: { 'lost-write': 0, unseen: 0, duplicate: 1, 'aborted-read': 0, 'poll-skip': 0, 'non-monotonic-poll': 0, 'non-monotonic-send': 0, records: 2000, unacknowledged: 0, aborted: 0, processed: 2001 },
+  counts: { 'lost-write': 0, unseen: 0, duplicate: 1, 'aborted-read': 0, 'poll-skip': 0, 'non-monotonic-poll': 0, 'non-monotonic-send': 0, records: 2000, unacknowledged: 0, aborted: 0, processed: 2001, unmatched: 0 },
   topics: ['orders'],
   unmatched: [],
 };

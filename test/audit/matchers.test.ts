@@ -61,6 +61,15 @@ test('toHaveNoDuplicates: a processed-twice record and a stored-twice id, each w
   await expect(['o-1', 'o-2']).toHaveNoDuplicates({ cluster: kafka, topic: 'orders', in: 'processing' });
 });
 
+test('toHaveNoLoss with acknowledged: an id the client acknowledged and the log never stored fails it, in process and over the control API', async () => {
+  const acknowledged = ['r-1', { id: 'r-9', topic: 'refunds', partition: 0, producer: 'billing-1' }];
+  for (const cluster of [kafka, kafka.controlUrl]) {
+    const loss = await failure(expect(['r-1', 'r-2', 'r-3']).toHaveNoLoss({ cluster, topic: 'refunds', acknowledged }));
+    expect(loss).toContain("lost-write: record 'r-9' of refunds-0 was acknowledged to producer billing-1 but is stored nowhere in refunds");
+  }
+  await expect(['r-1', 'r-2', 'r-3']).toHaveNoLoss({ cluster: kafka, topic: 'refunds', acknowledged: ['r-1', 'r-3'] });
+});
+
 test('toHaveNoLoss and toBeInPartitionOrder name the records', async () => {
   const processed = [at(0), at(2)];
   const loss = await failure(expect(processed).toHaveNoLoss({ cluster: kafka }));

@@ -30,7 +30,7 @@ describe('topics', () => {
       ['t3', { replicationFactor: 4 }, 'INVALID_REPLICATION_FACTOR'],
       ['t4', { configs: { 'no.such.config': '1' } }, 'INVALID_CONFIG'],
       ['t5', { configs: { 'min.insync.replicas': 'zero' } }, 'INVALID_CONFIG'],
-      ['t6', { assignments: [[0, 0]] }, 'INVALID_REPLICA_ASSIGNMENT'],
+      ['t6', { assignments: [{ partitionIndex: 0, brokerIds: [0, 0] }] }, 'INVALID_REPLICA_ASSIGNMENT'],
     ];
     for (const [name, spec, error] of cases) {
       const r = cluster.createTopic(name, spec);
@@ -70,6 +70,20 @@ describe('replication', () => {
     clock.advance(30000);
     await expect(wait2).resolves.toBe('REQUEST_TIMED_OUT');
     expect(p.logEndOffset).toBe(2);
+  });
+
+  test('an acks=all write still waiting when the leadership moves fails with NOT_LEADER_OR_FOLLOWER, never NONE for records the new leader lacks', async () => {
+    const { cluster, clock } = modelCluster({ replicationLagMs: 500 });
+    const t = cluster.createTopic('moving', { numPartitions: 1, replicationFactor: 3 });
+    if (!t.ok) throw new Error();
+    const p = t.value.partitions[0]!;
+    const r = produce(cluster, 'moving', 0, 1);
+    const wait = awaitReplication(cluster, t.value, p, r.lastOffset, 30000);
+    // A lagging follower takes over: the record is truncated away, and new writes fill its offset.
+    expect(cluster.electLeader('moving', 0)).toMatchObject({ ok: true, value: { truncatedFrom: 0 } });
+    produce(cluster, 'moving', 0, 2);
+    clock.advance(500);
+    await expect(wait).resolves.toBe('NOT_LEADER_OR_FOLLOWER');
   });
 
   test('min.insync.replicas refuses acks=all before the append, and reports a shrink after it', async () => {

@@ -5,6 +5,7 @@ import { SeededRandom } from '../../src/chaos/random.js';
 import { ProxiedRequest } from '../../src/chaos/request.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { buildRecordBatch } from '../../src/protocol/record-batch.js';
 import { modelCluster, produce } from '../support/cluster.js';
 import { produceBody, proxied } from './helpers.js';
 
@@ -21,7 +22,7 @@ function fire(type: string, params: Record<string, unknown> = {}, opts: { reques
 }
 
 test('every action is registered once, by its type, and declares its parameters', () => {
-  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'fence', 'move-leader', 'rebalance', 'rewind', 'slice', 'start-node', 'stop-node', 'throttle']);
+  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'fence', 'min-insync-replicas', 'move-leader', 'pause-replication', 'rebalance', 'replication-lag', 'rewind', 'shrink-isr', 'slice', 'start-node', 'stop-node', 'throttle']);
   for (const [type, a] of chaosActions) {
     expect(a.type).toBe(type);
     expect(a.layer).toBe('frame');
@@ -74,7 +75,37 @@ test('error accepts at least every code the stories need', () => {
     'CONCURRENT_TRANSACTIONS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRESS', 'REBALANCE_IN_PROGRESS',
     'UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'NETWORK_EXCEPTION', 'KAFKA_STORAGE_ERROR',
   ] as const;
-  for (const name of names) expect(fire('error', { code: name }).outcome.request).toEqual({ kind: 'error', errorCode: ErrorCode[name] });
+  // A Produce never gets PRODUCER_FENCED from a broker: it says INVALID_PRODUCER_EPOCH.
+  for (const name of names) expect(fire('error', { code: name }).outcome.request).toEqual({ kind: 'error', errorCode: ErrorCode[name === 'PRODUCER_FENCED' ? 'INVALID_PRODUCER_EPOCH' : name] });
+});
+
+test('error: the producer-state errors apply only to a Produce with a producer id; PRODUCER_FENCED takes the name its version knows', () => {
+  const module = chaosActions.get('error')!;
+  const oos = module.parse({ type: 'error', code: 'OUT_OF_ORDER_SEQUENCE_NUMBER' }, { nodeIds });
+  const plain = proxied(ApiKey.Produce, 9, produceBody('t', 0));
+  expect(module.appliesTo!(oos, plain)).toBe(false);
+  const idempotent = proxied(ApiKey.Produce, 9, { ...produceBody('t', 0), topicData: [{ name: 't', partitionData: [{ index: 0, records: buildRecordBatch([{ value: Buffer.from('x') }], { producerId: 7, producerEpoch: 0, baseSequence: 0 }) }] }] });
+  expect(module.appliesTo!(oos, idempotent)).toBe(true);
+  const endTxn = (version: number) => proxied(ApiKey.EndTxn, version, { transactionalId: 'tx', producerId: 7, producerEpoch: 0, committed: true });
+  expect(fire('error', { code: 'PRODUCER_FENCED' }, { request: endTxn(1) }).outcome.request).toEqual({ kind: 'error', errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+  expect(fire('error', { code: 'PRODUCER_FENCED' }, { request: endTxn(3) }).outcome.request).toEqual({ kind: 'error', errorCode: ErrorCode.PRODUCER_FENCED });
+});
+
+test('replication-lag, pause-replication, shrink-isr and min-insync-replicas set the conditions on the model, then forward', () => {
+  const { cluster } = modelCluster();
+  cluster.createTopic('r', { numPartitions: 1, replicationFactor: 3 });
+  const leader = cluster.partition('r', 0)!.leader;
+  expect(fire('replication-lag', { ms: 250 }, { cluster })).toEqual({ outcome: { request: { kind: 'forward' } }, detail: { ms: 250 } });
+  expect(cluster.options.replicationLagMs).toBe(250);
+  const request = proxied(ApiKey.Produce, 9, produceBody('r', 0), { nodeId: leader });
+  const paused = fire('pause-replication', {}, { cluster, request });
+  expect(paused.detail).toEqual({ nodeIds: [0, 1, 2].filter((n) => n !== leader), resume: false });
+  const shrunk = fire('shrink-isr', {}, { cluster, request });
+  expect(shrunk.detail).toEqual({ topic: 'r', isr: { 0: [leader] } });
+  expect(cluster.partition('r', 0)!.isr).toEqual([leader]);
+  expect(fire('min-insync-replicas', { value: 2 }, { cluster, request }).detail).toEqual({ topic: 'r', value: 2 });
+  expect(cluster.minInsyncReplicas(cluster.topics.get('r')!)).toBe(2);
+  expect(() => chaosActions.get('replication-lag')!.parse({ type: 'replication-lag', ms: -1 }, { nodeIds })).toThrow(/action.ms/);
 });
 
 test('error on a request it cannot decode resets the connection instead', () => {

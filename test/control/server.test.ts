@@ -5,7 +5,7 @@
 // e2e.test.ts drives the real controller through the proxy.
 import { networkInterfaces } from 'node:os';
 import { startCluster, type RunningCluster } from '../../src/index.js';
-import { startControlServer, hasToken, isLoopbackAddress, notLocalReason, type ControlServer } from '../../src/control/server.js';
+import { startControlServer, crossOriginReason, hasToken, isLoopbackAddress, notLocalReason, type ControlServer } from '../../src/control/server.js';
 import { resetCluster } from '../../src/control/reset.js';
 import type { ControlTarget } from '../../src/control/target.js';
 import { appendRecords } from '../../src/broker/append.js';
@@ -358,6 +358,17 @@ describe('HTTP errors', () => {
     expect(await get('/v1/topics/%E0%A4%A')).toMatchObject({ status: 400, body: { error: 'bad_parameter', field: 'name' } });
   });
 
+  test('each route has the body cap it needs: 64 KiB by default, more for the audit and a preset', async () => {
+    const big = JSON.stringify({ name: 'x', configs: { 'cleanup.policy': 'd'.repeat(100 * 1024) } });
+    expect(await call(kafka.controlUrl, 'POST', '/v1/topics', { raw: big })).toMatchObject({ status: 413, body: { error: 'body_too_large', message: expect.stringContaining('65536 bytes') } });
+    const audit = await call(kafka.controlUrl, 'POST', '/v1/audit', { body: { topics: ['start-topic'], processed: Array.from({ length: 20_000 }, (_, i) => `id-${i}`) } });
+    expect(audit).toMatchObject({ status: 200, body: { counts: { processed: 20_000, unmatched: 20_000 } } });
+    expect(audit.body.unmatched).toHaveLength(100);
+    expect(await call(kafka.controlUrl, 'POST', '/v1/audit', { raw: '{"processed":["a"' })).toMatchObject({ status: 400, body: { error: 'bad_json' } });
+    expect(await call(kafka.controlUrl, 'POST', '/v1/audit', { raw: '{"processed":["a", nope]}' })).toMatchObject({ status: 400, body: { error: 'bad_parameter', field: 'processed[1]' } });
+    expect((await call(kafka.controlUrl, 'POST', '/v1/presets/p/apply', { body: { preset: { name: 'p', description: 'd'.repeat(100 * 1024), rules: [] } } })).status).toBe(503);
+  });
+
   test('presets: listed and shown; apply needs the proxy; an unknown one is 404 (test/presets/ applies them)', async () => {
     const list = await get('/v1/presets');
     expect(list.status).toBe(200);
@@ -392,19 +403,24 @@ describe('token and locality', () => {
     await expect(fetch(k.controlUrl + '/v1/version')).rejects.toThrow();
   });
 
-  test('a browser request (Origin) is refused with 403 unless allowRemote', async () => {
+  test('a browser request from another origin (Origin) is refused with 403, with allowRemote too; the API\'s own origin is served', async () => {
     expect(await call(kafka.controlUrl, 'GET', '/v1/version', { headers: { origin: 'http://example.com' } })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect((await call(kafka.controlUrl, 'GET', '/v1/version', { headers: { origin: kafka.controlUrl } })).status).toBe(200);
     const open = await startControlServer(chaosTarget(), { log: silentLogger, allowRemote: true });
     extra.push(open);
-    expect((await call(open.url, 'GET', '/v1/version', { headers: { origin: 'http://example.com' } })).status).toBe(200);
+    expect((await call(open.url, 'POST', '/v1/reset', { headers: { origin: 'http://example.com' } })).status).toBe(403);
+    expect((await call(open.url, 'GET', '/v1/version', { headers: { origin: 'null' } })).status).toBe(403);
+    expect((await call(open.url, 'GET', '/v1/version', { headers: { origin: open.url } })).status).toBe(200);
   });
 
   test('address and token checks', () => {
     for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(a)).toBe(true);
     for (const a of ['10.0.0.1', '192.0.2.2', '::ffff:10.0.0.1', 'fe80::1', '128.0.0.1', '127.0.0.1.evil', undefined]) expect(isLoopbackAddress(a)).toBe(false);
-    expect(notLocalReason('127.0.0.1', undefined)).toBeNull();
-    expect(notLocalReason('10.1.1.1', undefined)).toMatch(/10\.1\.1\.1 are refused/);
-    expect(notLocalReason('::1', 'http://localhost:3000')).toMatch(/browser requests/);
+    expect(notLocalReason('127.0.0.1')).toBeNull();
+    expect(notLocalReason('10.1.1.1')).toMatch(/10\.1\.1\.1 are refused/);
+    expect(crossOriginReason('http://localhost:3000', 'localhost:4000')).toMatch(/browser requests from another origin/);
+    expect(crossOriginReason('http://LOCALHOST:4000', 'localhost:4000')).toBeNull();
+    expect(crossOriginReason(undefined, 'localhost:4000')).toBeNull();
     expect(hasToken('Bearer abc', 'abc')).toBe(true);
     expect(hasToken('bearer  abc', 'abc')).toBe(true);
     expect(hasToken('Bearer abcd', 'abc')).toBe(false);
@@ -437,17 +453,19 @@ describe('reset', () => {
     const ports = (await get('/v1/cluster')).body.nodes.map((n: any) => n.port);
     const { status, body } = await chaosCall('POST', '/v1/reset');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ rulesCleared: 1, nodesStarted: [2], topicsCreated: ['start-topic'], groupsDeleted: 1, transactionsDeleted: 1 });
+    // A warm cluster (the default) gets its internal topics back too.
+    expect(body).toMatchObject({ rulesCleared: 1, nodesStarted: [2], topicsCreated: ['__consumer_offsets', '__transaction_state', 'start-topic'], groupsDeleted: 1, transactionsDeleted: 1 });
     expect(body.topicsDeleted).toEqual(expect.arrayContaining(['start-topic', 'start-topic-extra', 'rec', '__consumer_offsets']));
     expect((await chaosCall('GET', '/v1/faults')).body.faults).toEqual([]);
-    expect((await get('/v1/topics')).body.topics.map((t: any) => t.name)).toEqual(['start-topic']);
+    expect((await get('/v1/topics')).body.topics.map((t: any) => t.name)).toEqual(['__consumer_offsets', '__transaction_state', 'start-topic']);
     expect((await get('/v1/groups')).body.groups).toEqual([]);
     expect((await get('/v1/transactions')).body.transactions).toEqual([]);
     const after = (await get('/v1/cluster')).body.nodes;
     expect(after.map((n: any) => n.alive)).toEqual([true, true, true]);
     expect(after.map((n: any) => n.port)).toEqual(ports);
     // RunningCluster's own reset (the cluster's control URL) uses its start topics too.
-    expect((await post('/v1/reset')).body).toMatchObject({ rulesCleared: 0, topicsDeleted: ['start-topic'], topicsCreated: ['start-topic'], presetsApplied: [] });
+    const internal = ['__consumer_offsets', '__transaction_state'];
+    expect((await post('/v1/reset')).body).toMatchObject({ rulesCleared: 0, topicsDeleted: [...internal, 'start-topic'], topicsCreated: [...internal, 'start-topic'], presetsApplied: [] });
   });
 
   test('applies the start presets again, with their triggers counting from zero', async () => {

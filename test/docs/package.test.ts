@@ -6,14 +6,17 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const pkg = JSON.parse(readFileSync(`${repo}package.json`, 'utf8')) as { bin: Record<string, string>; exports: Record<string, string | Record<string, string>> };
+type Target = string | { [condition: string]: Target };
+const pkg = JSON.parse(readFileSync(`${repo}package.json`, 'utf8')) as { bin: Record<string, string>; exports: Record<string, Target> };
 const packed = new Set(
   (JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path),
 );
 const strip = (p: string) => p.replace(/^\.\//, '');
 
 test('every exports target and the bin are in the package', () => {
-  const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)));
+  // Conditions nest ({ import: { types, default }, require: { … } }): every leaf is a file.
+  const leaves = (t: Target): string[] => (typeof t === 'string' ? [t] : Object.values(t).flatMap(leaves));
+  const targets = Object.values(pkg.exports).flatMap(leaves);
   expect([...targets, ...Object.values(pkg.bin)].map(strip).filter((p) => !packed.has(p))).toEqual([]);
   expect(readFileSync(`${repo}${pkg.bin.kafkaesque}`, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
 });

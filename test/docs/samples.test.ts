@@ -22,12 +22,15 @@
 //                    (a step is skipped when its command is, or starts
 //                    with, one of them: the project's own, like npm test)
 //   output           an output listing: not run
+//   slow             sh: a test runner's whole run; 90 s to finish instead of 20
+//   file PATH        a file of the reader's project: written to PATH (relative
+//                    to the doc's directory) for the blocks after it to use
 //   not-run (why)    not run, for the reason given
 //
 // Any other block without a marker fails: a sample either runs or says why not.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { validatePreset } from '../../src/presets/index.js';
@@ -124,6 +127,16 @@ describe.each(docs)('%s', (doc) => {
       case 'yaml':
         parseYaml(sample.code);
         return;
+      case 'slow':
+        if (!SH.has(sample.lang)) throw new Error(`${doc}:${sample.line}: slow is for sh blocks`);
+        return ok(sample, await session.sh(sample.code, 90_000));
+      case 'file': {
+        const path = sample.marker!.args.trim();
+        if (!/^[\w.-]+(\/[\w.-]+)*$/.test(path) || path.split('/').includes('..')) throw new Error(`${doc}:${sample.line}: file needs a relative path: <!-- sample: file dir/name.js -->`);
+        mkdirSync(dirname(join(session.dir, path)), { recursive: true });
+        writeFileSync(join(session.dir, path), sample.code + '\n');
+        return;
+      }
       case 'github-actions':
       case 'gitlab-ci':
         return runWorkflow(session, sample, kind);

@@ -20,7 +20,7 @@ test('expire-producer between a lost ack and its retry: the idempotent retry is 
   try {
     await producer.send({ topic, acks: -1, messages: messages(1, 'first') });
     const p = kafka.cluster.partition(topic, 0)!;
-    const [entry] = p.producers.producers(Date.now());
+    const [entry] = p.producers.producers();
     const producerId = entry!.producerId;
     // The next Produce is appended and its answer lost; its retry finds the producer id forgotten.
     kafka.chaos.addRule({ id: 'lose', match: { api: 'Produce', topic }, trigger: { type: 'nth', n: 1 }, action: { type: 'drop-response' } });

@@ -97,21 +97,21 @@ test('start --tls-client-auth required writes a client certificate the CA signed
   for (const f of written) expect(existsSync(f)).toBe(false);
 }, 40_000);
 
-test('--tls-client-ca without --tls-client-auth is refused, naming both flags', async () => {
+test('--tls-client-ca without --tls-client-auth is a usage error (exit 2), naming both flags', async () => {
   const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
     execFile(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--log-level', 'silent', '--tls', '--tls-client-ca', join(dir, 'any.pem')], { timeout: 20_000 }, (err, _out, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr }),
     ),
   );
-  expect(r).toEqual({ code: 1, stderr: 'kafkaesque: --tls-client-ca checks client certificates: it needs --tls-client-auth required or requested\n' });
+  expect(r).toEqual({ code: 2, stderr: 'kafkaesque: --tls-client-ca checks client certificates: it needs --tls-client-auth required or requested\nRun with --help for usage.\n' });
 });
 
-test('a missing certificate file stops the start with exit 1 and names the file', async () => {
+test('a missing certificate file stops the start with exit 2 (usage) and names the file', async () => {
   const missing = join(dir, 'nope.pem');
   const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
     execFile(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--log-level', 'silent', '--tls-cert', missing, '--tls-key', missing], { timeout: 20_000 }, (err, _out, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr }),
     ),
   );
-  expect(r).toEqual({ code: 1, stderr: `kafkaesque: --tls-cert ${missing}: ENOENT\n` });
+  expect(r).toEqual({ code: 2, stderr: `kafkaesque: --tls-cert ${missing}: ENOENT\nRun with --help for usage.\n` });
 });

@@ -231,8 +231,8 @@ test('client certificates and SASL together (SASL_SSL with ssl.client.auth): bot
 }, 30_000);
 
 test('bad client-auth options are refused at start, naming the field', async () => {
-  await expect(startCluster({ brokers: 1, tls: { clientAuth: 'sometimes' } as never })).rejects.toThrow(/tls\.clientAuth must be one of required, requested, none, got "sometimes"/);
-  await expect(startCluster({ brokers: 1, tls: { clientCa: 'x' } })).rejects.toThrow(/tls\.clientCa .* needs tls\.clientAuth/);
-  await expect(startCluster({ brokers: 1, tls: { clientAuth: 'required', clientCa: 7 } as never })).rejects.toThrow(/tls\.clientCa must be PEM text/);
-  await expect(startCluster({ brokers: 1, tls: { ca: 'x' } })).rejects.toThrow(/tls\.ca names the CA of a given tls\.cert/);
+  await expect(startCluster({ brokers: 1, tls: { clientAuth: 'sometimes' } as never })).rejects.toThrow(/tls\.clientAuth: must be one of required, requested, none, got "sometimes"/);
+  await expect(startCluster({ brokers: 1, tls: { clientCa: 'x' } })).rejects.toThrow(/tls: tls\.clientCa .* needs tls\.clientAuth/);
+  await expect(startCluster({ brokers: 1, tls: { clientAuth: 'required', clientCa: 7 } as never })).rejects.toThrow(/tls\.clientCa: must be PEM text/);
+  await expect(startCluster({ brokers: 1, tls: { ca: 'x' } })).rejects.toThrow(/tls: tls\.ca names the CA of a given tls\.cert/);
 });

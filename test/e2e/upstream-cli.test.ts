@@ -77,6 +77,6 @@ test('a fault added with the CLI fires for kafkajs through the upstream proxy; s
 
 test('a model action from the CLI is refused, naming action.type', async () => {
   const r = await cli(['fault', 'add', '--action', 'stop-node', '--param', 'nodeId=0']);
-  expect(r.code).toBe(1);
+  expect(r.code).toBe(3);
   expect(r.stderr).toContain("refused: action.type: 'stop-node' needs kafkaesque's in-memory cluster; not available in upstream mode");
 });

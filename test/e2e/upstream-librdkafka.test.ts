@@ -1,5 +1,5 @@
 // Upstream mode in front of a broker we did not write: librdkafka's mock
-// cluster (../shared/reference/mock-cluster.c, built here against Debian's
+// cluster (bench/reference/mock-cluster.c, built here against Debian's
 // librdkafka-dev in well under a second), driven by librdkafka itself
 // (python3-confluent-kafka). The Debian build numbers its brokers 1..N and
 // reports controller 0, which kafkajs cannot live with; librdkafka can.
@@ -16,8 +16,8 @@ import type { Readable, Writable } from 'node:stream';
 import { startProxy, type RunningProxy } from '../../src/index.js';
 import { debianPython, requireTool, runClient } from '../support/external-client.js';
 
-// Beside the repo, as bench/reference.mjs finds it.
-const referenceDir = process.env.KAFKAESQUE_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/reference', import.meta.url));
+// The repo's copy (vendored from the project's ../shared/reference), as bench/reference.mjs finds it.
+const referenceDir = process.env.KAFKAESQUE_REFERENCE_DIR ?? fileURLToPath(new URL('../../bench/reference', import.meta.url));
 const INSTALL = 'apt-get install -y --no-install-recommends librdkafka-dev gcc libc6-dev python3-confluent-kafka (scripts/install-test-clients.sh does)';
 
 let buildDir: string;
@@ -28,7 +28,7 @@ let front: RunningProxy;
 /** Builds the mock cluster launcher; a missing tool is a failure with the install hint, never a skip. */
 function buildMock(): string {
   const source = join(referenceDir, 'mock-cluster.c');
-  if (!existsSync(source)) throw new Error(`${source} is missing: the reference broker's source sits beside the repo (or set KAFKAESQUE_REFERENCE_DIR)`);
+  if (!existsSync(source)) throw new Error(`${source} is missing: the reference broker's source belongs in bench/reference/ (or set KAFKAESQUE_REFERENCE_DIR)`);
   const bin = join(buildDir, 'mock-cluster');
   try {
     execFileSync('cc', ['-O2', '-pthread', '-o', bin, source, '-lrdkafka'], { stdio: 'pipe', timeout: 60_000 });

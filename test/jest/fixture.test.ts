@@ -39,8 +39,21 @@ test('options: jest globals, then KAFKAESQUE_OPTIONS and KAFKAESQUE_PRESETS, ove
     seed: 9,
     presets: ['lost-ack', 'slow-broker', './x.json'],
   });
-  expect(() => fixtureOptions({ kafkaesque: 3 }, {})).toThrow(/globals.kafkaesque must be an object/);
-  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{' })).toThrow(/KAFKAESQUE_OPTIONS is not JSON/);
+  expect(() => fixtureOptions({ kafkaesque: 3 }, {})).toThrow('globals.kafkaesque: must be an object of startCluster options, got 3');
+  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{' })).toThrow(/^KAFKAESQUE_OPTIONS: not JSON/);
+  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '[]' })).toThrow('KAFKAESQUE_OPTIONS: must be an object of startCluster options, got []');
+});
+
+test('options: the one schema checks each source, naming it, the key and the value (typos are errors)', () => {
+  // Before: KAFKAESQUE_OPTIONS='{"brokerz":3}' started 3 brokers as if nothing was said.
+  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{"brokerz":3}' })).toThrow('KAFKAESQUE_OPTIONS: brokerz: unknown option; did you mean brokers?');
+  expect(() => fixtureOptions({ kafkaesque: { brokers: 1, topic: [{ name: 'x' }] } }, {})).toThrow('globals.kafkaesque: topic: unknown option; did you mean topics?');
+  expect(() => fixtureOptions({ kafkaesque: { topics: [{ nam: 'x' }] } }, {})).toThrow('globals.kafkaesque: topics[0].name: required (given instead: nam)');
+  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{"proxy":"no"}' })).toThrow('KAFKAESQUE_OPTIONS: proxy: must be true or false, got "no"');
+  expect(() => fixtureOptions(undefined, { KAFKAESQUE_OPTIONS: '{"brokers":100000}' })).toThrow(/^KAFKAESQUE_OPTIONS: brokers: must be a whole number from 1 to 64/);
+  // Not JSON, so not the fixture's: a logger or a clock belongs to a cluster the test file starts.
+  expect(() => fixtureOptions({ kafkaesque: { logger: {} } }, {})).toThrow(/^globals.kafkaesque: logger: not available in the jest fixture/);
+  expect(() => fixtureOptions({ kafkaesque: { clock: {} } }, {})).toThrow(/^globals.kafkaesque: clock: not available in the jest fixture/);
 });
 
 test('with tls: globalSetup publishes the CA in KAFKAESQUE_TLS_CA, and a kafkajs client that trusts it produces', async () => {

@@ -4,7 +4,7 @@
 // offsets. Producer presets: stories.test.ts.
 import { applyPreset, resolvePreset } from '../../src/presets/index.js';
 import { groupHarness } from '../support/group-harness.js';
-import { messages } from '../support/kafkajs.js';
+import { createTopics, messages } from '../support/kafkajs.js';
 
 const h = groupHarness('preset-story', 8);
 const { setup, produce, consume, consumeCommitted, committed, until } = h;
@@ -40,51 +40,121 @@ test('offset-commit-lost: the stored commit is reported failed, and the committe
   expect([...new Set(seen)]).toEqual([...values(5), 'after']);
 });
 
-test('redelivery: the group reads records again after committing them, then catches up', async () => {
+/**
+ * A member as an application makes it, with kafkajs' default heartbeat (every
+ * 3 s), and a probe rule that records each of the group's Heartbeats as an
+ * event: a fault whose event comes before the first Heartbeat fired before
+ * the member's first heartbeat interval was over.
+ */
+async function defaultMember(groupId: string, topic: string, seen: string[]) {
+  h.kafka.chaos.addRule({ id: `${groupId}-heartbeats`, match: { api: 'Heartbeat', groupId }, action: { type: 'delay', ms: 0 } });
+  const c = h.client.consumer({ groupId, maxWaitTimeInMs: 100, retry: { retries: 20, initialRetryTime: 50, maxRetryTime: 500 } });
+  await c.connect();
+  await c.subscribe({ topic, fromBeginning: true });
+  await c.run({ eachMessage: async ({ message }) => void seen.push(message.value!.toString()) });
+  return c;
+}
+const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+const beforeFirstHeartbeat = (ruleId: string, groupId: string) => {
+  const events = h.kafka.chaos.events();
+  const fault = events.find((e) => e.ruleId === ruleId)!;
+  const heartbeat = events.find((e) => e.ruleId === `${groupId}-heartbeats`);
+  return fault !== undefined && (heartbeat === undefined || fault.seq < heartbeat.seq);
+};
+
+test('redelivery: the group\'s first commit finds its member evicted and is not stored, so what it processed comes again, before its first Heartbeat', async () => {
   const topic = 'story-redelivery';
   const groupId = 'story-redelivery-group';
-  await setup(topic, 10);
-  const seen = await consumeCommitted(groupId, topic, 10);
-  const generation = h.kafka.cluster.groups.describe(groupId)!.generationId;
-
-  const [rule] = applyPreset(h.kafka.chaos, resolvePreset('redelivery'));
-  await h.kafka.chaos.waitForFired(rule!.id, 1, 10_000);
-  await until('the redelivered messages', () => seen.length >= 15);
-  expect(seen).toEqual([...values(10), 'm5', 'm6', 'm7', 'm8', 'm9']);
-  expect(h.kafka.cluster.groups.describe(groupId)!.generationId).toBeGreaterThan(generation);
-  await until('the commit caught up again', () => committed(groupId, topic) === 10);
-  expect(h.kafka.chaos.events().find((e) => e.ruleId === rule!.id)).toMatchObject({
-    action: 'rewind',
-    detail: { groupId, offsets: [{ topic, partition: 0, from: 10, to: 5 }], rebalance: 'rebalancing' },
-  });
+  await setup(topic, 5);
+  const [evict] = applyPreset(h.kafka.chaos, resolvePreset({ name: 'redelivery', params: { group: groupId } }));
+  const seen: string[] = [];
+  const c = await defaultMember(groupId, topic, seen);
+  try {
+    await until('the redelivered messages', () => seen.length >= 10);
+    await until('the commit caught up', () => committed(groupId, topic) === 5);
+    expect(seen).toEqual([...values(5), ...values(5)]);
+    expect(h.kafka.chaos.rule(evict!.id)).toMatchObject({ fired: 1 });
+    expect(h.kafka.chaos.events().find((e) => e.ruleId === evict!.id)).toMatchObject({ api: 'OffsetCommit', detail: { groupId, result: 'evicted' } });
+    expect(beforeFirstHeartbeat(evict!.id, groupId)).toBe(true);
+  } finally {
+    await bounded(c.disconnect());
+  }
 });
 
-test('rebalance-storm: members are evicted six times, rejoin each time, and every record is processed', async () => {
+test('redelivery aimed at one group leaves the others alone', async () => {
+  const topic = 'story-redelivery-aimed';
+  await setup(topic, 3);
+  const [evict] = applyPreset(h.kafka.chaos, resolvePreset('redelivery?group=/^app-/'));
+  const seen = await consumeCommitted('checker-group', topic, 3);
+  expect(seen).toEqual(values(3));
+  expect(h.kafka.chaos.rule(evict!.id)).toMatchObject({ fired: 0, matched: 0 });
+});
+
+test('rebalance-storm: the member is evicted on its group\'s first three commits or heartbeats, rejoins each time, and every record is processed', async () => {
   const topic = 'story-storm';
   const groupId = 'story-storm-group';
   await setup(topic, 10);
+  const [rule] = applyPreset(h.kafka.chaos, resolvePreset({ name: 'rebalance-storm', params: { group: groupId } }));
   const seen: string[] = [];
-  await consume(groupId, topic, seen);
-  await consume(groupId, topic, seen);
-  await until('10 messages committed', () => committed(groupId, topic) === 10);
-  const before = h.kafka.cluster.groups.describe(groupId)!;
+  const c = await defaultMember(groupId, topic, seen);
+  try {
+    await h.kafka.chaos.waitForFired(rule!.id, 3, 20_000);
+    expect(beforeFirstHeartbeat(rule!.id, groupId)).toBe(true);
+    await until('the commit caught up', () => committed(groupId, topic) === 10, 20_000);
+    const evictions = h.kafka.chaos.events().filter((e) => e.ruleId === rule!.id);
+    expect(evictions.map((e) => e.detail)).toEqual(Array(3).fill(expect.objectContaining({ groupId, result: 'evicted' })));
+    // Nothing was skipped; what an evicted member had processed was delivered again.
+    expect([...new Set(seen)].sort()).toEqual(values(10).sort());
+    expect(seen.length).toBeGreaterThan(10);
+  } finally {
+    await bounded(c.disconnect());
+  }
+});
 
-  const [rule] = applyPreset(h.kafka.chaos, resolvePreset('rebalance-storm'));
-  const more = values(20, 'storm-');
-  for (const value of more) await produce(topic, [value]);
-  await h.kafka.chaos.waitForFired(rule!.id, 6, 20_000);
-  await until('every record processed', () => more.every((v) => seen.includes(v)), 20_000);
-  await until('the group stable with both members', () => {
-    const d = h.kafka.cluster.groups.describe(groupId)!;
-    return d.state === 'Stable' && d.members.length === 2;
-  });
+test('stalled-produce: the output of a client that consumes in a group is held, so an input committed before its acknowledgement has no output', async () => {
+  const input = 'story-stalled-in';
+  const output = 'story-stalled-out';
+  const groupId = 'story-stalled-group';
+  await setup(input, 3); // the test's own producer, before any consumer joined: not held
+  await createTopics(h.client, { topic: output, numPartitions: 1, replicationFactor: 1 });
+  const [rule] = applyPreset(h.kafka.chaos, resolvePreset('stalled-produce'));
+  expect(h.kafka.chaos.rule(rule!.id)).toMatchObject({ fired: 0 });
+  const producer = h.client.producer();
+  await producer.connect();
+  const outputs: Promise<unknown>[] = [];
+  // The buggy transform: it sends its output and lets kafkajs commit the input without waiting for the answer.
+  const c = h.client.consumer({ groupId, maxWaitTimeInMs: 100 });
+  await c.connect();
+  await c.subscribe({ topic: input, fromBeginning: true });
+  await c.run({ eachMessage: async ({ message }) => void outputs.push(producer.send({ topic: output, messages: [{ value: message.value }] }).catch(() => {})) });
+  try {
+    await until('the input committed', () => committed(groupId, input) === 3);
+    await h.kafka.chaos.waitForFired(rule!.id, 1, 10_000);
+    expect(h.kafka.chaos.events().find((e) => e.ruleId === rule!.id)).toMatchObject({ api: 'Produce', topic: output, clientId: 'preset-story' });
+    // Every input is committed, and none of its outputs is in the log.
+    expect(h.kafka.cluster.partition(output, 0)!.logEndOffset).toBe(0);
+  } finally {
+    await bounded(c.disconnect());
+    h.kafka.chaos.clearRules(); // releases the held output
+    await Promise.all(outputs.map(bounded));
+    await bounded(producer.disconnect());
+  }
+});
 
-  const evictions = h.kafka.chaos.events().filter((e) => e.ruleId === rule!.id);
-  expect(evictions.map((e) => e.detail)).toEqual(Array(6).fill(expect.objectContaining({ groupId, result: 'evicted' })));
-  const after = h.kafka.cluster.groups.describe(groupId)!;
-  expect(after.generationId).toBeGreaterThanOrEqual(before.generationId + 6);
-  // Members came back under new ids; nothing was skipped, at most redelivered.
-  expect(after.members.map((m) => m.memberId)).not.toEqual(before.members.map((m) => m.memberId));
-  expect([...new Set(seen)].sort()).toEqual([...values(10), ...more].sort());
-  await until('the commit caught up', () => committed(groupId, topic) === 30);
+test('coordinator-loading: the warm-up errors are retried; the group forms and consumes, and the idempotent producer gets its id', async () => {
+  const topic = 'story-loading';
+  const groupId = 'story-loading-group';
+  await setup(topic, 3);
+  const rules = applyPreset(h.kafka.chaos, resolvePreset('coordinator-loading'));
+  const producer = h.client.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    await producer.send({ topic, messages: [{ value: 'm3' }] });
+  } finally {
+    await producer.disconnect();
+  }
+  const seen = await consumeCommitted(groupId, topic, 4);
+  expect(seen).toEqual(values(4));
+  // Each warm-up error was answered as many times as the preset says.
+  expect(rules.map((r) => h.kafka.chaos.rule(r.id)!.fired)).toEqual([1, 2, 2, 2]);
 });

@@ -93,6 +93,18 @@ describe('applying', () => {
     expect(added[0]!.description).toMatch(/^broker-outage: /);
   });
 
+  test('rule ids come from the preset: broker-outage-1, -2, …; applied again, the numbers go on; a rule id of the preset is kept', () => {
+    const preset = resolvePreset('broker-outage');
+    const ids = preset.rules.map((_, i) => `broker-outage-${i + 1}`);
+    expect(applyPreset(kafka.chaos, preset).map((r) => r.id)).toEqual(ids);
+    const again = applyPreset(kafka.chaos, preset).map((r) => r.id);
+    expect(again).toEqual(preset.rules.map((_, i) => `broker-outage-${preset.rules.length + i + 1}`));
+    expect(applyPreset(kafka.chaos, resolvePreset('lost-ack')).map((r) => r.id)).toEqual(['lost-ack-1']);
+    kafka.chaos.clearRules();
+    const own = { ...good, name: 'own', rules: [{ ...good.rules[0], id: 'own-2' }, good.rules[0]] };
+    expect(applyPreset(kafka.chaos, loadPresetFile(presetFile('own', own))).map((r) => r.id)).toEqual(['own-2', 'own-1']);
+  });
+
   test('all or nothing: a node the cluster lacks refuses the preset, naming the file and rules[i]', () => {
     const file = presetFile('outage-7', { ...good, name: 'outage-7', rules: [good.rules[0], { action: { type: 'stop-node', nodeId: 7 } }] });
     const err = refusal(() => applyPreset(kafka.chaos, loadPresetFile(file)));
@@ -147,11 +159,48 @@ describe('applying', () => {
     await expect(control.applyPreset('nope')).rejects.toBeInstanceOf(ControlError);
     expect(await control.faults()).toHaveLength(2);
   });
+
+  test('over HTTP: parameters in the body aim the rules; a bad one is 400 naming the parameter', async () => {
+    kafka.chaos.clearRules();
+    const applied = await control.applyPreset('redelivery', undefined, { group: { regex: '^app-' } });
+    expect(applied.rules.map((r) => r.match)).toEqual([
+      { api: 'OffsetCommit', groupId: { regex: '^app-' } },
+    ]);
+    await expect(control.applyPreset('redelivery', undefined, { topic: 'x' })).rejects.toMatchObject({ status: 400, field: 'params.topic' });
+    await expect(control.applyPreset('redelivery', undefined, { group: { regex: '[' } })).rejects.toMatchObject({ status: 400, field: 'params.group.regex' });
+    expect(await control.faults()).toHaveLength(1);
+    kafka.chaos.clearRules();
+  });
 });
 
 test('every built-in preset has its story played in stories.test.ts or group-stories.test.ts', () => {
   const played = ['stories.test.ts', 'group-stories.test.ts']
     .map((f) => readFileSync(new URL(f, import.meta.url), 'utf8'))
-    .flatMap((text) => [...text.matchAll(/resolvePreset\('([a-z0-9-]+)'\)/g)].map((m) => m[1]!));
+    .flatMap((text) => [...text.matchAll(/resolvePreset\((?:'|`|\{ name: ')([a-z0-9-]+)[?'`]/g)].map((m) => m[1]!));
   expect([...new Set(played)].sort()).toEqual(listPresetNames());
+});
+
+describe('parameters', () => {
+  test('a preset declares its parameters, and its rules take the values given (exact or { regex }), by object or by one string', () => {
+    const plain = resolvePreset('lost-ack');
+    expect(Object.keys(plain.params!)).toEqual(['topic', 'clientId']);
+    expect(resolvePreset({ name: 'lost-ack', params: { topic: 'orders' } }).args).toEqual({ topic: 'orders' });
+    expect(resolvePreset('lost-ack?topic=orders&clientId=/^app-/').args).toEqual({ topic: 'orders', clientId: { regex: '^app-' } });
+  });
+
+  test('bad values are refused naming the preset, the parameter and why', () => {
+    expect(() => resolvePreset('lost-ack?group=app')).toThrow("preset lost-ack: params.group: is not a parameter of lost-ack (it takes: topic, clientId)");
+    expect(() => resolvePreset('lost-ack?topic=/(/')).toThrow(/^preset lost-ack: params.topic.regex: is not a valid regular expression/);
+    expect(() => resolvePreset({ name: 'lost-ack', params: { topic: 3 } as never })).toThrow('preset lost-ack: params.topic: must be a string or { regex }, got 3');
+  });
+
+  test('a preset file must declare what its rules name, and name what it declares', () => {
+    const rule = { match: { api: 'Produce', topic: { param: 'topic' } }, action: { type: 'close' } };
+    expect(() => loadPresetFile(presetFile('undeclared', { name: 'undeclared', description: 'closes the connection', rules: [rule], expect: 'the client reconnects' }))).toThrow(
+      /rules\[0\]\.match\.topic\.param: names no declared parameter \('topic'\)/,
+    );
+    expect(() =>
+      loadPresetFile(presetFile('unused', { name: 'unused', description: 'closes the connection', params: { group: { description: 'g' } }, rules: [{ action: { type: 'close' } }], expect: 'the client reconnects' })),
+    ).toThrow(/params\.group: is named by no rule/);
+  });
 });

@@ -1,11 +1,12 @@
 // Golden bytes: every frame real clients sent (and the mock answered) in
-// ../shared/kafka-protocol/captures decodes with our codec to its last byte,
+// test/fixtures/captures decodes with our codec to its last byte,
 // and encoding the decoded message gives the same bytes back.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { apiSchemas, readResponseHeader, writeRequestHeader } from '../../src/protocol/messages/index.js';
 import { readHeader, requestHeaderVersion, responseHeaderVersion } from '../../src/protocol/headers.js';
 import { Reader, Writer } from '../../src/protocol/primitives.js';
+import { captureFiles, capturesDir } from '../support/captures.js';
 
 interface CaptureLine {
   dir: 'request' | 'response';
@@ -17,9 +18,7 @@ interface CaptureLine {
   hex: string;
 }
 
-const capturesDir = resolve(process.cwd(), '../shared/kafka-protocol/captures');
-const files = readdirSync(capturesDir).filter((f) => f.endsWith('.jsonl'));
-const lines: (CaptureLine & { file: string })[] = files.flatMap((file) =>
+const lines: (CaptureLine & { file: string })[] = captureFiles.flatMap((file) =>
   readFileSync(join(capturesDir, file), 'utf8')
     .split('\n')
     .filter(Boolean)

@@ -1,7 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { Compression, DecompressionError, decompress } from '../../src/protocol/compression.js';
 import {
   CONTROL_BATCH_SIZE,
@@ -28,6 +27,7 @@ import {
   type RecordBatchHeader,
   type RecordInput,
 } from '../../src/protocol/record-batch.js';
+import { captureFiles, capturesDir } from '../support/captures.js';
 
 // --- independent implementations from kafkajs 2.2.4 and the codec libraries ---
 
@@ -54,7 +54,6 @@ const lz4 = require('lz4js') as { compress(b: Buffer): Uint8Array };
 
 // --- helpers ---
 
-const CAPTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/kafka-protocol/captures');
 
 interface Frame {
   file: string;
@@ -66,8 +65,8 @@ interface Frame {
 
 function loadFrames(): Frame[] {
   const frames: Frame[] = [];
-  for (const file of readdirSync(CAPTURES).filter((f) => f.endsWith('.jsonl'))) {
-    for (const line of readFileSync(resolve(CAPTURES, file), 'utf8').split('\n')) {
+  for (const file of captureFiles) {
+    for (const line of readFileSync(resolve(capturesDir, file), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const d = JSON.parse(line) as { dir: Frame['dir']; apiKey: number; apiVersion: number; hex: string };
       frames.push({ file, dir: d.dir, apiKey: d.apiKey, apiVersion: d.apiVersion, bytes: Buffer.from(d.hex, 'hex') });

@@ -1,6 +1,6 @@
 // "Nothing binds beyond 127.0.0.1 unless asked": every socket a default
 // startCluster() listens on (proxy listeners, the brokers behind them, the
-// control API) is on 127.0.0.1, read from the kernel's own table of this
+// side door, the control API) is on 127.0.0.1, read from the kernel's own table of this
 // process's listening sockets rather than from what the code says it did.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { startCluster } from '../../src/index.js';
@@ -42,28 +42,30 @@ function hexAddress(hex: string): string {
 
 const linux = process.platform === 'linux';
 
-(linux ? test : test.skip)('a default cluster listens on 127.0.0.1 only: 3 proxy listeners, 3 brokers, the control API', async () => {
+(linux ? test : test.skip)('a default cluster listens on 127.0.0.1 only: 3 proxy listeners, 3 brokers, 3 side-door listeners, the control API', async () => {
   const before = new Set(listeningSockets().map((l) => `${l.address}:${l.port}`));
   const kafka = await startCluster();
   try {
     const added = listeningSockets().filter((l) => !before.has(`${l.address}:${l.port}`));
-    expect(added).toHaveLength(7);
+    expect(added).toHaveLength(10);
     expect(added.filter((l) => l.address !== '127.0.0.1')).toEqual([]);
     const ports = added.map((l) => l.port).sort();
-    const expected = [...kafka.brokers.values(), new URL(kafka.controlUrl).host].map((a) => Number(a.split(':').pop()));
+    const expected = [...kafka.brokers.values(), ...kafka.directBrokers.values(), new URL(kafka.controlUrl).host].map((a) => Number(a.split(':').pop()));
     for (const p of expected) expect(ports).toContain(p);
   } finally {
     await kafka.stop();
   }
 });
 
-(linux ? test : test.skip)('asking for another address binds the client-facing listeners there, and only those', async () => {
+(linux ? test : test.skip)('asking for another address binds the client-facing listeners there (the proxy and the side door), and only those', async () => {
   const before = new Set(listeningSockets().map((l) => `${l.address}:${l.port}`));
   const kafka = await startCluster({ brokers: 1, host: '0.0.0.0', advertisedHost: '127.0.0.1' });
   try {
     const added = listeningSockets().filter((l) => !before.has(`${l.address}:${l.port}`));
     const proxyPort = Number(kafka.bootstrap.split(':')[1]);
-    expect(added.filter((l) => l.address !== '127.0.0.1')).toEqual([{ address: '0.0.0.0', port: proxyPort }]);
+    const doorPort = Number(kafka.directBootstrap!.split(':')[1]);
+    const outside = added.filter((l) => l.address !== '127.0.0.1').sort((a, b) => a.port - b.port);
+    expect(outside).toEqual([proxyPort, doorPort].sort((a, b) => a - b).map((port) => ({ address: '0.0.0.0', port })));
   } finally {
     await kafka.stop();
   }

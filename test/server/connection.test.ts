@@ -23,10 +23,10 @@ const produceBody = (acks: number, topic = 'wire') => ({
   topicData: [{ name: topic, partitionData: [{ index: 0, records: buildRecordBatch([{ value: Buffer.from('x') }]) }] }],
 });
 
-test('responses come back in request order even when a later handler finishes first', async () => {
+test('responses come back in request order: a request behind a waiting Fetch is answered after it', async () => {
   const c = await WireClient.connect(address);
   const end = kafka.cluster.partition('wire', 0)!.logEndOffset;
-  // A fetch at the log end parks for 300 ms; the metadata request behind it is answered at once.
+  // A fetch at the log end parks for 300 ms; the metadata request behind it is read once the fetch is answered.
   const fetchId = c.send(ApiKey.Fetch, 11, { maxWaitMs: 300, minBytes: 1, maxBytes: 1 << 20, isolationLevel: 0, sessionEpoch: -1, topics: [{ topic: 'wire', partitions: [{ partition: 0, fetchOffset: end, partitionMaxBytes: 1 << 20 }] }] });
   const metadataId = c.send(ApiKey.Metadata, 6, { topics: [] });
   const first = await c.nextFrame();

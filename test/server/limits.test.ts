@@ -213,7 +213,7 @@ describe('Fetch caps', () => {
   }, 30_000);
 
   test('bad caps are refused with the field', async () => {
-    await expect(startCluster({ fetchMaxBytes: 0 })).rejects.toThrow(/fetchMaxBytes must be a whole number >= 1/);
-    await expect(startCluster({ maxConnections: 1.5 })).rejects.toThrow(/maxConnections must be a whole number >= 1/);
+    await expect(startCluster({ fetchMaxBytes: 0 })).rejects.toThrow(/fetchMaxBytes: must be a whole number from 1 to 2147483647, got 0/);
+    await expect(startCluster({ maxConnections: 1.5 })).rejects.toThrow(/maxConnections: must be a whole number from 1 to 2147483647, got 1.5/);
   });
 });

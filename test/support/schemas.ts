@@ -1,9 +1,12 @@
 // The test's own reading of Kafka's JSON schemas: an oracle written apart
 // from the generator, so a generator bug cannot hide behind itself.
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const schemasDir = process.env.KAFKA_SCHEMAS_DIR ?? resolve(process.cwd(), '../shared/kafka-protocol/schemas');
+// The repo's copy of Kafka 3.9's schemas (protocol/kafka-3.9/, vendored from
+// the project's ../shared/kafka-protocol), or $KAFKA_SCHEMAS_DIR.
+export const schemasDir = process.env.KAFKA_SCHEMAS_DIR ?? fileURLToPath(new URL('../../protocol/kafka-3.9/schemas', import.meta.url));
 
 export interface FieldSpec {
   name: string;

@@ -1,8 +1,10 @@
-// The order service's own jest project. kafkaesque's globalSetup starts one
-// cluster (behind its chaos proxy) for the run and hands its addresses to the
-// tests as KAFKA_BROKERS and KAFKAESQUE_URL; globalTeardown stops it.
+// The order service's own jest project. kafkaesque's globalSetup starts a
+// cluster (behind its chaos proxy) per jest worker, kafkaesque/jest/setup
+// hands each worker its own as KAFKA_BROKERS and KAFKAESQUE_URL, and
+// globalTeardown stops them. (`preset: 'kafkaesque'` is the same in one line.)
 //
-// Run from the repository root (jest's ESM support needs the flag):
+// Run from the repository root (the tests are ES modules, which jest runs
+// behind Node's flag):
 //   npm run build
 //   VARIANT=fixed NODE_OPTIONS=--experimental-vm-modules npx jest -c docs/examples/order-service/jest.config.js
 //   VARIANT=buggy NODE_OPTIONS=--experimental-vm-modules npx jest -c docs/examples/order-service/jest.config.js
@@ -19,6 +21,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: 'kafkaesque/jest/global-setup',
   globalTeardown: 'kafkaesque/jest/global-teardown',
+  setupFiles: ['kafkaesque/jest/setup'],
   // Three brokers; groups form at once (a real broker waits 3 s for more members).
   globals: { kafkaesque: { brokers: 3, seed: 6, groupInitialRebalanceDelayMs: 0 } },
   testTimeout: 20_000,

@@ -103,7 +103,7 @@ export default defineHandler(ProduceApi, (req, ctx) => {
   const response = () => ({
     responses,
     throttleTimeMs: 0,
-    nodeEndpoints: version >= 10 ? leaderEndpoints(cluster, notLeader) : [],
+    nodeEndpoints: version >= 10 ? leaderEndpoints(ctx, notLeader) : [],
   });
   return waits.length === 0 ? response() : Promise.all(waits).then(response);
 });

@@ -199,6 +199,6 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
     errorCode: ErrorCode.NONE,
     sessionId: 0,
     responses: [...byTopic.values()],
-    nodeEndpoints: version >= 16 ? leaderEndpoints(ctx.cluster, notLeader) : [],
+    nodeEndpoints: version >= 16 ? leaderEndpoints(ctx, notLeader) : [],
   };
 }

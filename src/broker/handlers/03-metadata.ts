@@ -1,4 +1,5 @@
-// Metadata (3), v0-12. Live brokers with their advertised addresses, and
+// Metadata (3), v0-12. Live brokers at the addresses of the listener the
+// request came in on (the proxy's, or the side door's: RequestContext.endpoint), and
 // each topic's partitions with leader, epoch, replicas, ISR and offline
 // replicas. A missing topic is auto-created when the request and the broker
 // allow it, and this response reports UNKNOWN_TOPIC_OR_PARTITION for it, as a
@@ -10,6 +11,7 @@ import { ZERO_UUID } from '../../protocol/primitives.js';
 import type { Cluster, Topic } from '../cluster.js';
 import { invalidTopicReason } from '../topic-names.js';
 import { defineHandler } from './handler.js';
+import { liveEndpoints } from './shared.js';
 
 type TopicAnswer = MessageInput<MetadataResponseTopic>;
 
@@ -65,7 +67,7 @@ export default defineHandler(MetadataApi, (req, ctx) => {
   }
   return {
     throttleTimeMs: 0,
-    brokers: cluster.liveNodes().map((n) => ({ nodeId: n.nodeId, host: n.host, port: n.port, rack: n.rack })),
+    brokers: liveEndpoints(ctx),
     clusterId: cluster.clusterId,
     controllerId: cluster.controllerId,
     topics,

@@ -1,7 +1,8 @@
 // FindCoordinator (10), v0-6. Key type 0 (group) maps to a partition of
 // __consumer_offsets, key type 1 (transactional id) to one of
 // __transaction_state: abs(hashCode) % 50, and the coordinator is that
-// partition's leader. The first lookup of a key type creates its internal
+// partition's leader, at the address of the request's listener (proxy or side
+// door, RequestContext.endpoint). The first lookup of a key type creates its internal
 // topic and answers COORDINATOR_NOT_AVAILABLE, as Kafka does while it creates
 // it; so does a partition without a leader. v0-3 carry one key (v1-3 answer
 // error_message "NONE" on success, as Kafka does); v4+ a batch of keys.
@@ -44,8 +45,8 @@ export default defineHandler(FindCoordinatorApi, (req, ctx) => {
     return nodeId < 0 ? { error: 'COORDINATOR_NOT_AVAILABLE', nodeId } : { error: 'NONE', nodeId };
   };
   const endpoint = (nodeId: number) => {
-    const n = cluster.nodes.get(nodeId);
-    return n ? { nodeId, host: n.host, port: n.port } : noNode;
+    const at = ctx.endpoint(nodeId);
+    return at ? { nodeId, host: at.host, port: at.port } : noNode;
   };
 
   if (version < 4) {

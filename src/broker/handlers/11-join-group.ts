@@ -1,10 +1,11 @@
 // JoinGroup (11), v0-9. Parks until the rebalance completes (the connection
-// keeps later responses in order behind it). Rules and errors are Kafka 3.9's
-// (group-coordinator.ts): MEMBER_ID_REQUIRED for dynamic members from v4,
-// static members from v5 (FENCED_INSTANCE_ID), skip_assignment for a static
-// leader rejoining a Stable group from v9. v0 has no rebalance timeout: the
-// session timeout stands in for it. protocol_name is "" below v7 and null from
-// v7 when there is none; only the leader gets the member list.
+// reads no request behind it until it is answered, as Kafka's muted
+// channel). Rules and errors are Kafka 3.9's (group-coordinator.ts):
+// MEMBER_ID_REQUIRED for dynamic members from v4, static members from v5
+// (FENCED_INSTANCE_ID), skip_assignment for a static leader rejoining a
+// Stable group from v9. v0 has no rebalance timeout: the session timeout
+// stands in for it. protocol_name is "" below v7 and null from v7 when there
+// is none; only the leader gets the member list.
 import { JoinGroupApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';

@@ -36,15 +36,11 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
       if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
       if (tooMany) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
       if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
-      if (t.assignments.length > 0 && (t.numPartitions !== -1 || t.replicationFactor !== -1)) {
-        return fail('INVALID_REQUEST', 'Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.');
-      }
-      const assignments = t.assignments.length ? [...t.assignments].sort((a, b) => a.partitionIndex - b.partitionIndex) : undefined;
-      if (assignments?.some((a, i) => a.partitionIndex !== i)) return fail('INVALID_REPLICA_ASSIGNMENT', 'Partitions must be numbered contiguously from 0.');
+      const assignments = t.assignments.length ? t.assignments : undefined;
       const spec = {
         numPartitions: t.numPartitions,
         replicationFactor: t.replicationFactor,
-        assignments: assignments?.map((a) => a.brokerIds),
+        assignments: assignments?.map((a) => ({ partitionIndex: a.partitionIndex, brokerIds: a.brokerIds })),
         configs: Object.fromEntries(t.configs.map((c) => [c.name, c.value])),
       };
       const result = req.validateOnly ? cluster.checkCreateTopic(t.name, spec) : cluster.createTopic(t.name, spec);

@@ -1,5 +1,7 @@
 // CreatePartitions (37), v0-3: adds partitions to a topic (never removes),
-// placed round-robin unless assignments are given; validate_only checks only.
+// placed round-robin unless assignments are given; assignments are checked as
+// KRaft checks them (registered brokers, each once, the topic's replication
+// factor, one of them alive: see manual-assignment.ts); validate_only checks only.
 import { CreatePartitionsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';

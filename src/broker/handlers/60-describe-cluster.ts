@@ -1,9 +1,11 @@
-// DescribeCluster (60), v0-1: live brokers, cluster id and controller.
+// DescribeCluster (60), v0-1: live brokers (at the addresses of the request's
+// listener, as Metadata), cluster id and controller.
 // Only the brokers endpoint type (1) is served; controllers (2) are refused
 // with UNSUPPORTED_ENDPOINT_TYPE, as a broker does.
 import { DescribeClusterApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { liveEndpoints } from './shared.js';
 
 const BROKERS = 1;
 
@@ -19,6 +21,6 @@ export default defineHandler(DescribeClusterApi, (req, ctx) => {
     endpointType: BROKERS,
     clusterId: cluster.clusterId,
     controllerId: cluster.controllerId,
-    brokers: cluster.liveNodes().map((n) => ({ brokerId: n.nodeId, host: n.host, port: n.port, rack: n.rack })),
+    brokers: liveEndpoints(ctx).map(({ nodeId, ...at }) => ({ brokerId: nodeId, ...at })),
   };
 });

@@ -18,7 +18,7 @@ export default defineHandler(DescribeProducersApi, (req, ctx) => ({
         partitionIndex: index,
         errorCode: ErrorCode.NONE,
         errorMessage: null,
-        activeProducers: p.producers.producers(ctx.cluster.clock.now()).map((e) => ({
+        activeProducers: p.producers.producers().map((e) => ({
           producerId: e.producerId,
           producerEpoch: e.producerEpoch,
           lastSequence: e.batches.at(-1)?.lastSeq ?? -1,

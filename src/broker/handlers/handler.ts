@@ -5,7 +5,7 @@
 import type { ApiSchema, MessageInput } from '../../protocol/api-schema.js';
 import type { Cluster } from '../cluster.js';
 import type { Logger } from '../../logger.js';
-import type { SaslAuthenticator } from '../../server/sasl/authenticator.js';
+import type { ErrorName } from '../../protocol/errors.js';
 
 export interface RequestContext {
   readonly cluster: Cluster;
@@ -18,11 +18,40 @@ export interface RequestContext {
   readonly clientHost: string;
   readonly log: Logger;
   /** This connection's SASL state (SaslHandshake, SaslAuthenticate). */
-  readonly sasl: SaslAuthenticator;
+  readonly sasl: SaslSession;
   /** The APIs and versions this broker serves (for ApiVersions). */
   readonly supportedApis: () => readonly { apiKey: number; minVersion: number; maxVersion: number }[];
   /** Broker-side Fetch caps; absent: Kafka's defaults. */
   readonly fetchLimits?: FetchLimits;
+  /**
+   * Where the clients of the listener this request came in on reach a node,
+   * as Kafka answers with the endpoints of the request's listener: the
+   * proxy's addresses on the proxied path, the side door's on the side door.
+   * Null for a node that has none.
+   */
+  readonly endpoint: (nodeId: number) => NodeAddress | null;
+}
+
+/**
+ * What the SASL handlers ask of a connection's authentication state. The
+ * broker owns this contract; the server layer's SaslAuthenticator keeps the
+ * state machine and the mechanisms behind it.
+ */
+export interface SaslSession {
+  /** SaslHandshake: NONE when the mechanism is enabled, UNSUPPORTED_SASL_MECHANISM or ILLEGAL_SASL_STATE otherwise. */
+  handshake(mechanism: string, version: number): ErrorName;
+  /** The mechanisms SaslHandshake lists. */
+  enabledMechanisms(): string[];
+  /** One SaslAuthenticate token in, the reply out, or why authentication failed. */
+  authenticate(token: Buffer): SaslStep;
+}
+
+/** One step of a SASL exchange: a reply (and whether the exchange is complete), or a failure. `refused`: OAUTHBEARER's error challenge was sent. */
+export type SaslStep = { ok: true; reply: Buffer; complete: boolean; refused?: string } | { ok: false; error: ErrorName; message: string };
+
+export interface NodeAddress {
+  readonly host: string;
+  readonly port: number;
 }
 
 /** Broker-side caps on a Fetch answer, at whole-batch granularity; the first batch is always served (v3+). */

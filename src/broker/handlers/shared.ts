@@ -1,15 +1,22 @@
 // Small helpers the handlers share: node endpoints and leader fields.
-import type { Cluster } from '../cluster.js';
 import type { Partition } from '../partition.js';
+import type { RequestContext } from './handler.js';
 
-export function nodeEndpoint(cluster: Cluster, nodeId: number) {
-  const n = cluster.nodes.get(nodeId);
-  return n ? { nodeId: n.nodeId, host: n.host, port: n.port, rack: n.rack } : null;
+/** A node as the request's listener advertises it (RequestContext.endpoint), with its rack. */
+export function nodeEndpoint(ctx: RequestContext, nodeId: number) {
+  const n = ctx.cluster.nodes.get(nodeId);
+  const at = n && ctx.endpoint(nodeId);
+  return n && at ? { nodeId: n.nodeId, host: at.host, port: at.port, rack: n.rack } : null;
+}
+
+/** The live brokers as the request's listener advertises them (Metadata, DescribeCluster). */
+export function liveEndpoints(ctx: RequestContext) {
+  return ctx.cluster.liveNodes().flatMap((n) => nodeEndpoint(ctx, n.nodeId) ?? []);
 }
 
 /** Endpoints of the current leaders named in NOT_LEADER_OR_FOLLOWER answers (Produce v10+, Fetch v16+). */
-export function leaderEndpoints(cluster: Cluster, partitions: Iterable<Partition>) {
+export function leaderEndpoints(ctx: RequestContext, partitions: Iterable<Partition>) {
   const ids = new Set<number>();
   for (const p of partitions) if (p.leader >= 0) ids.add(p.leader);
-  return [...ids].sort((a, b) => a - b).flatMap((id) => nodeEndpoint(cluster, id) ?? []);
+  return [...ids].sort((a, b) => a - b).flatMap((id) => nodeEndpoint(ctx, id) ?? []);
 }

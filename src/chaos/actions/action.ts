@@ -114,6 +114,12 @@ export interface ChaosAction<P extends object = object> {
    * naming the field as `action.<param>`. `nodeIds` are the cluster's nodes.
    */
   parse(raw: RuleAction, env: { nodeIds: readonly number[] }): P;
+  /**
+   * Whether the action can act on this request as Kafka would (error: only
+   * codes a broker could answer it, ../kafka-answers.ts). A request it
+   * cannot is not counted by the rule's trigger, as if it did not match.
+   */
+  appliesTo?(params: P, request: ProxiedRequest): boolean;
   /** Runs when the rule fires for a request. */
   fire(params: P, ctx: ActionContext): ActionResult;
 }

@@ -6,6 +6,7 @@
 // A request this proxy cannot decode resets the connection instead.
 import { errorByCode, errorByName } from '../../protocol/errors.js';
 import { canBuildErrorResponse } from '../error-responses.js';
+import { brokerCouldAnswer, brokerErrorName } from '../kafka-answers.js';
 import { describe, fail, oneOf } from '../validate.js';
 import { defineAction } from './action.js';
 
@@ -23,7 +24,12 @@ export default defineAction({
   params: ['code', 'when'],
   needsBody: true,
   parse: (raw) => ({ ...errorCode(raw.code), when: oneOf(raw.when, 'action.when', ['before', 'after'] as const, 'before') }),
+  // OUT_OF_ORDER_SEQUENCE_NUMBER and the other producer-state errors only for a Produce with a producer id.
+  appliesTo: (p, request) => brokerCouldAnswer(p.name, request),
   fire: (p, ctx) => {
+    // PRODUCER_FENCED under the name the request's version knows (INVALID_PRODUCER_EPOCH below it).
+    const name = brokerErrorName(p.name, ctx.request);
+    if (name !== p.name) p = { ...p, ...errorCode(name) };
     if (!ctx.request.decodable || !canBuildErrorResponse(ctx.request.apiKey)) {
       return { outcome: { request: { kind: 'close' } }, detail: { code: p.name, when: p.when, fallback: 'close', reason: 'request not decodable' } };
     }

@@ -12,9 +12,13 @@ import duplicateFetch from './duplicate-fetch.js';
 import error from './error.js';
 import expireProducer from './expire-producer.js';
 import fence from './fence.js';
+import minInsyncReplicas from './min-insync-replicas.js';
 import moveLeader from './move-leader.js';
+import pauseReplication from './pause-replication.js';
 import rebalance from './rebalance.js';
+import replicationLag from './replication-lag.js';
 import rewind from './rewind.js';
+import shrinkIsr from './shrink-isr.js';
 import slice from './slice.js';
 import startNode from './start-node.js';
 import stopNode from './stop-node.js';
@@ -29,7 +33,7 @@ export function registerAction(action: ChaosAction<any>): void {
   registry.set(action.type, action);
 }
 
-for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole]) registerAction(a);
+for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole, replicationLag, pauseReplication, shrinkIsr, minInsyncReplicas]) registerAction(a);
 
 export const chaosActions: ReadonlyMap<string, ChaosAction<any>> = registry;
 

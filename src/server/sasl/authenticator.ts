@@ -5,6 +5,7 @@
 // sarama's default) by raw length-prefixed tokens without Kafka headers.
 // A failed authentication is answered with SASL_AUTHENTICATION_FAILED and
 // then the connection is closed: nothing else is served on it.
+import type { SaslSession, SaslStep } from '../../broker/handlers/handler.js';
 import type { ErrorName } from '../../protocol/errors.js';
 import { CONTROL_A, parseClientFirstMessage, validateUnsecuredJwt, type OAuthBearerOptions } from './oauthbearer.js';
 import { checkPlain } from './plain.js';
@@ -51,13 +52,14 @@ export class SaslConfig {
 }
 
 /** One step of an exchange; `refused` (OAUTHBEARER) says why a token's error challenge was sent, for the broker's log. */
-export type AuthStep = { ok: true; reply: Buffer; complete: boolean; refused?: string } | { ok: false; error: ErrorName; message: string };
+/** The broker's SaslStep: the contract lives with the handlers that use it. */
+export type AuthStep = SaslStep;
 
 const API_VERSIONS = 18;
 const SASL_HANDSHAKE = 17;
 const SASL_AUTHENTICATE = 36;
 
-export class SaslAuthenticator {
+export class SaslAuthenticator implements SaslSession {
   private state: 'handshake' | 'authenticate' | 'raw' | 'complete' | 'failed';
   private mechanism: SaslMechanism | null = null;
   private scram: ScramServer | null = null;

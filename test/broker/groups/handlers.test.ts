@@ -11,7 +11,8 @@ import { assignment, subscription } from './driver.js';
 let kafka: RunningCluster;
 const clients: WireClient[] = [];
 beforeAll(async () => {
-  kafka = await startCluster({ brokers: 3, topics: [{ name: 't', partitions: 4 }, { name: 'u', partitions: 1 }] });
+  // A cold start: these tests watch the first lookup create the internal topics.
+  kafka = await startCluster({ brokers: 3, coldStart: true, topics: [{ name: 't', partitions: 4 }, { name: 'u', partitions: 1 }] });
 });
 afterAll(async () => {
   for (const c of clients) c.close();
@@ -67,6 +68,24 @@ describe('FindCoordinator', () => {
       ['__consumer_offsets', true, 50],
       ['__transaction_state', true, 50],
     ]);
+  });
+
+  test('a warm cluster (the default start) has both internal topics: the first lookup of each key type answers its coordinator', async () => {
+    const warm = await startCluster({ brokers: 3 });
+    try {
+      const c = await WireClient.connect(warm.brokers.get(0)!);
+      clients.push(c);
+      for (const keyType of [0, 1]) {
+        const topic = keyType === 0 ? '__consumer_offsets' : '__transaction_state';
+        const first = await c.request(ApiKey.FindCoordinator, 3, { key: 'k', keyType });
+        expect(first).toMatchObject({ errorCode: 0, nodeId: warm.cluster.topic(topic)!.partitions[partitionFor('k')]!.leader });
+      }
+      // reset() keeps it warm.
+      await warm.reset();
+      expect(['__consumer_offsets', '__transaction_state'].map((t) => warm.cluster.topic(t)?.partitions.length)).toEqual([50, 50]);
+    } finally {
+      await warm.stop();
+    }
   });
 
   test('v4+: a batch of keys, each with its coordinator; key type 2 is INVALID_REQUEST below v6 and COORDINATOR_NOT_AVAILABLE at v6; an unknown key type fails the request', async () => {

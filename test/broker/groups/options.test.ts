@@ -32,10 +32,10 @@ test('groupInitialRebalanceDelayMs holds a new group\'s first JoinGroup on the c
 
 test('the default is 0, and a negative delay is refused by the library and the CLI', async () => {
   expect(resolveOptions().groupInitialRebalanceDelayMs).toBe(0);
-  expect(() => resolveOptions({ groupInitialRebalanceDelayMs: -1 })).toThrow(/groupInitialRebalanceDelayMs must be a whole number >= 0/);
+  expect(() => resolveOptions({ groupInitialRebalanceDelayMs: -1 })).toThrow(/groupInitialRebalanceDelayMs: must be a whole number from 0 to 2147483647, got -1/);
   // npm test builds dist/ first.
   const run = promisify(execFile);
   const failed = await run(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--group-initial-rebalance-delay-ms', '-5'], { timeout: 20_000 }).catch((e) => e);
-  expect(failed.code).toBe(1);
-  expect(failed.stderr).toMatch(/groupInitialRebalanceDelayMs must be a whole number >= 0, got -5/);
+  expect(failed.code).toBe(2);
+  expect(failed.stderr).toMatch(/--group-initial-rebalance-delay-ms -5: must be a whole number from 0 to 2147483647/);
 });

@@ -1,22 +1,24 @@
-// startProxy: upstream mode's entry point (docs/upstream.md). The chaos
+// startProxy: upstream mode's entry point (docs/upstream.md), the composition
+// root beside startCluster (./start.ts). The chaos
 // proxy in front of a Kafka cluster kafkaesque did not start, with the same
 // fault controller, presets and control API as startCluster, and no cluster
 // model: actions and control routes that need one are refused.
-import { systemClock } from '../broker/clock.js';
-import { createLogger } from '../logger.js';
-import { resolveTls, tlsServing, type TlsInfo } from '../server/tls.js';
-import { resolveOptions, type KafkaesqueOptions } from '../options.js';
-import { applyPreset } from '../presets/apply.js';
-import { resolvePreset } from '../presets/load.js';
-import type { Preset } from '../presets/validate.js';
-import { startControlServerFor, type ControlServer } from '../control/server.js';
-import { HttpError } from '../control/errors.js';
-import type { ControlTarget, UpstreamTarget } from '../control/target.js';
-import type { ResetResult } from '../control/types.js';
-import type { ChaosController } from './api.js';
-import { ChaosEngine } from './controller.js';
-import { randomSeed } from './random.js';
-import { UpstreamProxy, parseBootstrap } from './upstream.js';
+import { systemClock } from './broker/clock.js';
+import { createLogger } from './logger.js';
+import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
+import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
+import { OptionsError, checkOptions } from './options-schema.js';
+import { applyPreset } from './presets/apply.js';
+import { resolvePreset } from './presets/load.js';
+import type { Preset } from './presets/validate.js';
+import { startControlServerFor, type ControlServer } from './control/server.js';
+import { HttpError } from './control/errors.js';
+import type { ControlTarget, UpstreamTarget } from './control/target.js';
+import type { ResetResult } from './control/types.js';
+import type { ChaosController } from './chaos/api.js';
+import { ChaosEngine } from './chaos/controller.js';
+import { randomSeed } from './chaos/random.js';
+import { UpstreamProxy, parseBootstrap } from './chaos/upstream.js';
 
 /** The options startProxy reads; `upstream` is required. */
 export type ProxyOptions = Partial<KafkaesqueOptions> & { upstream: string };
@@ -46,8 +48,8 @@ export interface RunningProxy extends ControlTarget {
 
 /** Options that only mean something for the in-memory cluster: refused rather than silently ignored. */
 function refuseModelOptions(input: ProxyOptions): void {
-  const refuse = (field: string, why: string) => {
-    throw new RangeError(`${field}: not available in upstream mode; ${why}`);
+  const refuse = (field: keyof ProxyOptions, why: string) => {
+    throw new OptionsError('startProxy', field, input[field], `not available in upstream mode; ${why}`);
   };
   if (input.proxy === false) refuse('proxy', 'upstream mode is the proxy');
   if (input.topics?.length) refuse('topics', "create topics on the upstream cluster (or let its auto-creation make them)");
@@ -57,11 +59,13 @@ function refuseModelOptions(input: ProxyOptions): void {
 
 /** Starts the chaos proxy in front of `upstream` ("host:port[,host:port…]") and its control API. */
 export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
-  if (typeof input.upstream !== 'string') throw new RangeError('upstream: give the bootstrap of the cluster to front, "host:port[,host:port…]"');
+  // Keys, types and bounds first (the one schema, src/options-schema.ts), then what upstream mode cannot do.
+  checkOptions(input, 'startProxy');
+  if (typeof input.upstream !== 'string') throw new OptionsError('startProxy', 'upstream', input.upstream, 'required: give the bootstrap of the cluster to front, "host:port[,host:port…]"');
   const targets = parseBootstrap(input.upstream);
   refuseModelOptions(input);
   const { upstream: _upstream, ...rest } = input;
-  const options = resolveOptions(rest);
+  const options = resolveOptions(rest, 'startProxy');
   const log = options.logger ?? createLogger({ logLevel: options.logLevel, prettyLogs: options.prettyLogs });
   const seed = options.seed ?? randomSeed();
   const chaos = new ChaosEngine({ clock: options.clock ?? systemClock, seed, log, eventsFile: options.eventsFile });
@@ -86,7 +90,11 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
   });
   let startPresets: Preset[];
   try {
-    await proxy.start();
+    try {
+      await proxy.start();
+    } catch (err) {
+      throw new ListenError('port', err as Error);
+    }
     // Loaded before anything is added, so that a bad file adds nothing; a rule that needs the cluster model refuses the whole preset. Kept for reset.
     startPresets = options.presets.map((p) => resolvePreset(p));
     for (const p of startPresets) applyPreset(chaos, p);
@@ -111,7 +119,9 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
         .map((n) => ({ nodeId: n.nodeId, host: options.advertisedHost ?? options.host, port: n.listener.port, rack: null, alive: true, upstream: `${n.target.host}:${n.target.port}` })),
   };
   const refused = (what: string) => Promise.reject(new HttpError(409, 'upstream_mode', `${what}: not available in upstream mode (kafkaesque does not run the cluster behind the proxy)`));
-  log.info({ bootstrap: proxy.bootstrap, upstream: upstreamBootstrap, seed }, 'kafkaesque proxy ready (upstream mode)');
+  const startedAt = performance.now();
+  let faultsFired = 0;
+  chaos.onEvent((e) => void (e.kind === 'fault' && faultsFired++));
   let control: ControlServer | undefined;
   const running: RunningProxy = {
     get bootstrap() {
@@ -141,8 +151,17 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
       await control?.close();
       await proxy.stop();
       chaos.close();
+      const uptimeMs = Math.round(performance.now() - startedAt);
+      log.info({ uptimeMs, upstream: upstreamBootstrap, faultsFired, seed }, `kafkaesque stopped after ${(uptimeMs / 1000).toFixed(1)} s (upstream mode, in front of ${upstreamBootstrap}): ${faultsFired} fault(s) fired; seed ${seed}`);
     },
   };
-  control = await startControlServerFor(running, options, log);
+  // The control API is bound too before the proxy says it is ready.
+  try {
+    control = await startControlServerFor(running, options, log);
+  } catch (err) {
+    await running.stop();
+    throw new ListenError('controlPort', err as Error);
+  }
+  log.info({ bootstrap: proxy.bootstrap, upstream: upstreamBootstrap, seed, controlUrl: control.url }, 'kafkaesque proxy ready (upstream mode)');
   return running;
 }

@@ -1,0 +1,3 @@
+const { paymentsTest } = require('./payments');
+
+paymentsTest('file-2');

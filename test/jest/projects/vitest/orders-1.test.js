@@ -1,0 +1,3 @@
+import { ordersTest } from './orders.js';
+
+ordersTest('orders-1');
