@@ -16,11 +16,10 @@ const CATCHES: Record<string, { presets: string[] } | { pending: string }> = {
   'in-flight-no-idempotence': { presets: ['leader-flapping', 'flaky-network'] },
   'no-retries': { presets: ['leader-flapping'] },
   'read-uncommitted': { presets: ['zombie-producer'] },
-  'no-dedup': { pending: 'needs a redelivery that reaches a consumer in its first second (a trigger per group, on its first commit or Stable generation), not on its 3rd Heartbeat' },
-  'commit-before-ack': { presets: ['out-of-order-sequence'] },
-  'acks-1': { pending: 'needs replication lag (or paused followers) from the preset, so that broker-outage loses the unreplicated acks=1 tail' },
-  // broker-outage caught it on 2 of 3 seeds in one matrix run and on none in the next: not a catch to rely on.
-  'offsets-outside-txn': { pending: "needs a rebalance or a failed OffsetCommit of the application's group between its transaction's commit and its offsets' commit" },
+  'no-dedup': { presets: ['redelivery', 'rebalance-storm'] },
+  'commit-before-ack': { presets: ['out-of-order-sequence', 'leader-flapping', 'broker-outage'] },
+  'acks-1': { presets: ['broker-outage', 'leader-flapping'] },
+  'offsets-outside-txn': { presets: ['redelivery', 'rebalance-storm'] },
 };
 
 const SEEDS = [1, 2, 3];

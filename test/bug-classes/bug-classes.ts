@@ -25,17 +25,26 @@ export interface BugClass {
   groupId?: string;
   /** The audit's anomaly kinds that are this bug's symptom: a buggy twin is caught when one of these is reported. */
   symptoms: AnomalyKind[];
+  /**
+   * Anomaly kinds within the delivery guarantee the fixed twin promises, so
+   * not an alarm against it: an at-least-once application processes (or
+   * writes) a redelivered record again, which is what at-least-once means;
+   * catching that is the no-dedup class's job, not a fault of this fix.
+   */
+  allows?: AnomalyKind[];
 }
 
 const LOSS: AnomalyKind[] = ['lost-write', 'unseen'];
+/** An at-least-once application's promise: nothing lost, anything redelivered may be processed again. */
+const AT_LEAST_ONCE: AnomalyKind[] = ['duplicate'];
 
 export const BUG_CLASSES: readonly BugClass[] = [
   { name: 'retries-no-idempotence', title: 'producer retries without idempotence (duplicates)', shape: 'producer', symptoms: ['duplicate'] },
   { name: 'in-flight-no-idempotence', title: 'max.in.flight > 1 without idempotence (reordering)', shape: 'producer', symptoms: ['non-monotonic-send'] },
-  { name: 'no-retries', title: 'producer without retries (loss)', shape: 'pipeline', groupId: 'billing', symptoms: LOSS },
-  { name: 'read-uncommitted', title: 'read_uncommitted where read_committed is needed', shape: 'writer-reader', symptoms: ['aborted-read', 'duplicate'] },
+  { name: 'no-retries', title: 'producer without retries (loss)', shape: 'pipeline', groupId: 'billing', symptoms: LOSS, allows: AT_LEAST_ONCE },
+  { name: 'read-uncommitted', title: 'read_uncommitted where read_committed is needed', shape: 'writer-reader', symptoms: ['aborted-read', 'duplicate'], allows: AT_LEAST_ONCE },
   { name: 'no-dedup', title: 'consumer without deduplication (duplicate effects after a redelivery)', shape: 'consumer', groupId: 'payments', symptoms: ['duplicate'] },
-  { name: 'commit-before-ack', title: 'consume-transform-produce that commits its input before its output is acknowledged (loss)', shape: 'pipeline', groupId: 'billing', symptoms: LOSS },
+  { name: 'commit-before-ack', title: 'consume-transform-produce that commits its input before its output is acknowledged (loss)', shape: 'pipeline', groupId: 'billing', symptoms: LOSS, allows: AT_LEAST_ONCE },
   { name: 'acks-1', title: 'acks=1 (loss when the leader fails)', shape: 'producer', symptoms: [...LOSS, 'non-monotonic-send'] },
   { name: 'offsets-outside-txn', title: 'offsets committed outside the transaction in consume-transform-produce (duplicates)', shape: 'pipeline', groupId: 'billing', symptoms: ['duplicate'] },
 ];

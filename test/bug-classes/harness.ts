@@ -210,9 +210,12 @@ async function playCell(cell: Cell, started: number): Promise<CellResult> {
     });
     const symptomatic = report.anomalies.some((a) => cls.symptoms.includes(a.kind));
     const unfinished = exits.at(-1) !== 0 && report.unmatched.length === 0 && report.anomalies.every((a) => a.kind === 'unseen');
+    // The fixed twin is judged by what it promises: anomalies its guarantee allows are no alarm.
+    const alarming = report.anomalies.filter((a) => cell.twin === 'buggy' || !(cls.allows ?? []).includes(a.kind));
+    const ok = alarming.length === 0 && report.unmatched.length === 0;
     return {
       ...cell,
-      verdict: report.ok ? 'passed' : unfinished ? 'unfinished' : symptomatic ? 'caught' : 'other',
+      verdict: ok ? 'passed' : unfinished ? 'unfinished' : symptomatic ? 'caught' : 'other',
       anomalies: [...report.anomalies.map(describe), ...report.unmatched.map((u) => `unmatched: item ${u.index}: ${u.reason}`)],
       ms: Math.round(performance.now() - started),
       exits,

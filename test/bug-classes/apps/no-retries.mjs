@@ -7,6 +7,8 @@
 // Fix: the default retries, on an idempotent producer (so a retry after a
 // lost answer stores nothing twice), and a send that fails all the same is
 // thrown, so that kafkajs delivers the order again instead of committing it.
+// The fixed twin is at-least-once: a record delivered again after a rebalance
+// is processed again (deduplicating it is the no-dedup class; bug-classes.ts `allows`).
 import { INVOICES, ORDERS, consumeUntilIdle, consumerOf, effects, fixed, kafka, main } from './lib.mjs';
 
 main(async () => {

@@ -6,6 +6,8 @@
 // service writes them again, ships them twice).
 // Fix: `readUncommitted: false` (read_committed, kafkajs's default): only
 // committed orders are read.
+// The fixed twin is at-least-once: a record delivered again after a rebalance
+// is processed again (deduplicating it is the no-dedup class; bug-classes.ts `allows`).
 import { ORDERS, consumeUntilIdle, consumerOf, effects, fixed, kafka, main, order, orderIds } from './lib.mjs';
 
 const client = kafka('order-service');
