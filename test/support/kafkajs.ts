@@ -2,7 +2,11 @@
 // a group member that reads a topic until told to stop, and a low-level
 // fetch through kafkajs's own Broker (its Fetch encoder and decoder), which
 // needs no consumer group.
+import { createRequire } from 'node:module';
 import { Kafka, logLevel, type Consumer, type ConsumerConfig, type EachMessagePayload, type ITopicConfig, type Message } from 'kafkajs';
+
+/** kafkajs's consumer-side filter of aborted transactions (not exported by the package). */
+const filterAbortedMessages: (batch: { messages: any[]; abortedTransactions: any[] }) => any[] = createRequire(import.meta.url)('kafkajs/src/consumer/filterAbortedMessages.js');
 
 export function kafkajs(bootstrap: string, clientId = 'kafkaesque-test'): Kafka {
   return new Kafka({ clientId, brokers: bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } });
@@ -68,7 +72,7 @@ export interface FetchedMessage {
   headers: Record<string, unknown>;
 }
 
-/** Reads a whole partition from `from` up to its high watermark, following leadership. */
+/** Reads a whole partition as a consumer would see it (no transaction markers; with isolationLevel 1, no aborted records) from `from` up to its high watermark, following leadership. */
 export async function fetchPartition(kafka: Kafka, topic: string, partition: number, from = 0, isolationLevel = 0): Promise<FetchedMessage[]> {
   const create = Object.getOwnPropertySymbols(kafka).find((s) => s.description === 'private:Kafka:createCluster');
   const cluster = (kafka as any)[create!]({ metadataMaxAge: 0, allowAutoTopicCreation: false, isolationLevel });
@@ -89,7 +93,9 @@ export async function fetchPartition(kafka: Kafka, topic: string, partition: num
       const p = res.responses[0].partitions[0];
       if (p.errorCode !== 0) throw new Error(`fetch error ${p.errorCode}`);
       const fresh = p.messages.filter((m: any) => Number(m.offset) >= offset);
-      for (const m of fresh) {
+      // What a consumer sees: read_committed leaves aborted transactions out (kafkajs's own filter), and nobody sees the markers.
+      const seen = isolationLevel === 1 ? filterAbortedMessages({ messages: fresh, abortedTransactions: p.abortedTransactions }) : fresh;
+      for (const m of seen.filter((m: any) => !m.isControlRecord)) {
         out.push({ offset: m.offset, key: m.key?.toString() ?? null, value: m.value?.toString() ?? null, headers: m.headers });
       }
       if (fresh.length) offset = Number(fresh[fresh.length - 1].offset) + 1;
