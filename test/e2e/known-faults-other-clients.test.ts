@@ -128,11 +128,14 @@ describe.each(clients)('$name', (client) => {
     expect(delivered).toHaveLength(4);
     expect(anomalies(report)).toEqual([]);
     expect(kafka.cluster.partition(topic, 0)!.highWatermark).toBe(4);
-    // Two batches of two records, each stored once.
-    expect([...kafka.cluster.partition(topic, 0)!.log.batchesFrom(0)].map((b) => [b.baseOffset, b.lastOffset])).toEqual([[0, 1], [2, 3]]);
-    // Each batch reached the proxy twice: the second was in flight when the connection reset, and both were resent.
-    expect(kafka.chaos.rules()[0]!.matched).toBe(4);
+    // Some batch reached the proxy again after the lost answer: the producer resent what was in flight.
+    const batches = [...kafka.cluster.partition(topic, 0)!.log.batchesFrom(0)].map((b) => [b.baseOffset, b.lastOffset]);
+    expect(kafka.chaos.rules()[0]!.matched).toBeGreaterThan(batches.length);
     if (client.debugLog) {
+      // librdkafka: two batches of two records, each stored once, each sent twice (the second was in
+      // flight when the connection reset). The Java client may cut the records into other batches.
+      expect(batches).toEqual([[0, 1], [2, 3]]);
+      expect(kafka.chaos.rules()[0]!.matched).toBe(4);
       // Resent with their own sequence numbers (kafkajs hands the lost batch's back, and the other send takes them).
       const sent = log.filter((l) => /Produce MessageSet|Received ProduceResponse/.test(l)).map((l) => l.match(/BaseSeq \d+|Received/)![0]);
       expect(sent).toEqual(['BaseSeq 0', 'BaseSeq 2', 'BaseSeq 0', 'BaseSeq 2', 'Received', 'Received']);
