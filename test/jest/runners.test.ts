@@ -122,6 +122,7 @@ test('vitest: kafkaesque/vitest gives each of two workers its own cluster throug
 
 test('node:test: kafkaesque/node-test starts a cluster per file and stops it', async () => {
   const dir = install('node-test');
-  const run = await node(dir, ['--test']);
+  // TAP on every Node line: 24 prints its spec reporter even when piped.
+  const run = await node(dir, ['--test', '--test-reporter=tap']);
   expect([run.code, run.out]).toEqual([0, expect.stringMatching(/# pass 2\b/)]);
 }, 120_000);
