@@ -10,6 +10,8 @@ import { listPresetNames, resolvePreset } from '../presets/load.js';
 import { SweepInterrupted, sweep, type CellResult } from '../sweep/sweep.js';
 import { sweepJUnit, sweepJson, sweepText } from '../sweep/report.js';
 import { EXIT_FAILED, UsageError, print, printJson, run, wholeNumber } from './common.js';
+import { optionFlag, wholeFlag } from './flags.js';
+import { MAX_INT32 } from '../options-schema.js';
 import { parseTopic } from './start.js';
 
 interface SweepArgs {
@@ -84,10 +86,10 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('presets', { type: 'string', describe: 'Presets to sweep, comma-separated names or files (default: every built-in preset; none: the baseline only)' })
       .option('seeds', { type: 'string', describe: 'Seeds, comma-separated (default: 1,2,3)' })
       .option('seed-count', { type: 'number', describe: 'Seeds 1..N instead of --seeds' })
-      .option('jobs', { type: 'number', default: 1, describe: 'Cells run at once, each with its own cluster' })
-      .option('timeout-ms', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: "A cell's command is killed (with its process group) after this long; the cell fails" })
+      .option('jobs', wholeFlag('jobs', 'Cells run at once, each with its own cluster', [1, 64], { default: 1 }))
+      .option('timeout-ms', wholeFlag('timeout-ms', "A cell's command is killed (with its process group) after this long; the cell fails", [1, MAX_INT32], { default: DEFAULT_TIMEOUT_MS }))
       .option('baseline', { type: 'boolean', default: true, describe: 'Run once without any preset first, and stop if that fails (--no-baseline: skip)' })
-      .option('brokers', { type: 'number', default: 3, describe: 'Broker nodes of each cell\'s cluster' })
+      .option('brokers', optionFlag('brokers', 'brokers', "Broker nodes of each cell's cluster", { default: 3 }))
       .option('topic', { type: 'string', array: true, default: [], describe: "Create a topic in each cell's cluster: name[:partitions[:replication]] (repeatable)" })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as one JSON object' })
       .option('junit', { type: 'string', describe: 'Also write a JUnit XML report (one testcase per cell) to this file' })
@@ -100,9 +102,9 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
     if (args._.length > 1) throw new UsageError(`unexpected ${args._.slice(1).join(' ')}: put the test command after --`);
     const presets = presetsFrom(args.presets);
     const seeds = seedsFrom(args);
-    const jobs = wholeNumber(args.jobs, '--jobs', 1);
-    const timeoutMs = wholeNumber(args['timeout-ms'], '--timeout-ms', 1);
-    const brokers = wholeNumber(args.brokers, '--brokers', 1);
+    // Checked by their flags (src/cli/flags.ts), as start's are.
+    const { jobs, brokers } = args;
+    const timeoutMs = args['timeout-ms'];
     let topics;
     try {
       topics = args.topic.map(parseTopic);

@@ -164,7 +164,10 @@ test('usage errors exit 2 before any cell runs', async () => {
     [['sweep', '--presets', 'nope', '--', 'true'], /--presets nope: no preset 'nope'/],
     [['sweep', '--seeds', '1,x', '--', 'true'], /--seeds takes seeds/],
     [['sweep', '--seeds', '1', '--seed-count', '2', '--', 'true'], /--seeds or --seed-count, not both/],
-    [['sweep', '--jobs', '0', '--', 'true'], /--jobs must be a whole number >= 1/],
+    [['sweep', '--jobs', '0', '--', 'true'], /--jobs 0: must be a whole number from 1 to 64/],
+    // The same bounds and words as start's flags (it said "got null" for abc, and let 100000 through to startCluster).
+    [['sweep', '--brokers', 'abc', '--', 'true'], /--brokers abc: must be a whole number from 1 to 64/],
+    [['sweep', '--brokers', '100000', '--', 'true'], /--brokers 100000: must be a whole number from 1 to 64/],
     [['sweep', '--topic', 'orders:x', '--', 'true'], /--topic orders:x: partitions/],
     [['sweep', 'npm', 'test'], /Unknown argument|put the test command after --/],
   ];
