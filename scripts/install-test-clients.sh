@@ -6,7 +6,8 @@
 # dependency (zstd), and librdkafka-dev for the mock cluster that upstream
 # mode's e2e test runs as a broker we did not write; a JDK and Maven for the
 # Java client (kafka-clients from Maven Central) that the known-faults test
-# drives, built into test/clients/java/ (git-ignored). Does nothing when they
+# drives, built into test/clients/java/ (git-ignored); Debian's chromium for the
+# web view's browser tests (driven by playwright-core). Does nothing when they
 # are already there.
 set -euo pipefail
 need=()
@@ -20,6 +21,7 @@ command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
 [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if ((${#need[@]} == 0)); then
   echo "test clients: already installed"
 else
