@@ -57,13 +57,16 @@ const add: CommandModule<object, AddArgs> = {
       .option('group', { type: 'string', describe: 'match.groupId' })
       .option('transactional-id', { type: 'string', describe: 'match.transactionalId' })
       .option('trigger', { type: 'string', describe: 'always | nth:N | first:N | after:N | probability:P | window:FROM-TO (default always)' })
-      .option('times', wholeFlag('times', 'trigger.times: fire at most this often', [1, MAX_INT32]))
+      .option('times', wholeFlag('times', 'trigger.times: fire at most this often (per party with --per)', [1, MAX_INT32]))
+      .option('per', { type: 'string', describe: 'trigger.per: count for each group | clientId | producerId | transactionalId | connection | topic apart' })
+      .option('stage', { type: 'string', describe: 'trigger.stage: count only once the party is stable | committed | fetched:N' })
       .option('action', { type: 'string', describe: 'action.type: drop-response, delay, error, close, throttle, slice, blackhole, corrupt, duplicate-fetch, move-leader, stop-node, start-node, fence, expire-producer, rewind, rebalance (docs/chaos.md)' })
       .option('param', { type: 'string', array: true, default: [], describe: 'An action parameter as key=value (JSON values: ms=500, code=NOT_LEADER_OR_FOLLOWER); repeatable' })
       .option('id', { type: 'string', describe: 'The rule id (default: generated)' })
       .option('description', { type: 'string', describe: 'A note kept with the rule' })
       .example("$0 fault add --api Produce --topic orders --trigger nth:1 --action drop-response", 'lose the answer to the first Produce')
       .example("$0 fault add --api Produce --action delay --param ms=1500 --trigger first:2", 'delay two Produce answers')
+      .example('$0 fault add --api OffsetCommit --action drop-response --trigger nth:1 --per group --stage stable', "lose each group's first commit once it is stable")
       .example('$0 fault add \'{"match":{"api":"Fetch"},"action":{"type":"close"}}\'', 'a rule as JSON')
       .example('$0 fault add --file rule.json --json', 'a rule from a file; print it as JSON') as never,
   handler: run(async (args) => {

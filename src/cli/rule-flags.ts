@@ -2,7 +2,7 @@
 // --trigger nth:1 --action drop-response --param then=hang. Only the syntax
 // of the flags is checked here; the rule itself is checked by the instance
 // (POST /v1/faults), which names the field it refuses.
-import type { FaultRuleInput, RuleMatch, RuleTrigger } from '../chaos/api.js';
+import type { FaultRuleInput, RuleMatch, RuleTrigger, TriggerParty, TriggerStage } from '../chaos/api.js';
 import { UsageError, keyValues } from './common.js';
 
 export interface RuleFlags {
@@ -17,6 +17,8 @@ export interface RuleFlags {
   'transactional-id'?: string;
   trigger?: string;
   times?: number;
+  per?: string;
+  stage?: string;
   action?: string;
   param: string[];
 }
@@ -55,9 +57,26 @@ export function parseTriggerFlag(spec: string, times?: number): RuleTrigger {
   }
 }
 
+const PARTIES: readonly TriggerParty[] = ['group', 'clientId', 'producerId', 'transactionalId', 'connection', 'topic'];
+
+/** --per: who the trigger counts for (src/chaos/parties.ts). */
+export function parsePerFlag(spec: string): TriggerParty {
+  const party = PARTIES.find((p) => p === spec);
+  if (!party) throw new UsageError(`--per ${spec}: expected ${PARTIES.join(', ')}`);
+  return party;
+}
+
+/** --stage: "stable", "committed" or "fetched:N" (requests count once their party got there). */
+export function parseStageFlag(spec: string): TriggerStage {
+  if (spec === 'stable' || spec === 'committed') return spec;
+  const m = /^fetched:(\d+)$/.exec(spec);
+  if (!m) throw new UsageError(`--stage ${spec}: expected stable, committed or fetched:N`);
+  return { fetched: Number(m[1]) };
+}
+
 /** True when any rule flag is given (then a JSON rule or --file is not allowed too). */
 export function hasRuleFlags(f: RuleFlags): boolean {
-  return [f.api, f.topic, f.partition, f.node, f['client-id'], f.group, f['transactional-id'], f.trigger, f.times, f.action, f.id, f.description].some((v) => v !== undefined) || f.param.length > 0;
+  return [f.api, f.topic, f.partition, f.node, f['client-id'], f.group, f['transactional-id'], f.trigger, f.times, f.per, f.stage, f.action, f.id, f.description].some((v) => v !== undefined) || f.param.length > 0;
 }
 
 export function ruleFromFlags(f: RuleFlags): FaultRuleInput {
@@ -75,6 +94,8 @@ export function ruleFromFlags(f: RuleFlags): FaultRuleInput {
   if (f.description !== undefined) rule.description = f.description;
   if (Object.keys(match).length) rule.match = match;
   if (f.trigger !== undefined) rule.trigger = parseTriggerFlag(f.trigger, f.times);
-  else if (f.times !== undefined) rule.trigger = { type: 'always', times: f.times };
+  else if (f.times !== undefined || f.per !== undefined || f.stage !== undefined) rule.trigger = { type: 'always', ...(f.times === undefined ? {} : { times: f.times }) };
+  if (rule.trigger && f.per !== undefined) rule.trigger.per = parsePerFlag(f.per);
+  if (rule.trigger && f.stage !== undefined) rule.trigger.stage = parseStageFlag(f.stage);
   return rule;
 }

@@ -44,6 +44,11 @@ describe('fault', () => {
   test('add from flags, JSON and --file; list; rm; clear', async () => {
     const flags = await cli(['fault', 'add', '--api', 'Produce', '--topic', 't', '--trigger', 'nth:1', '--action', 'drop-response', '--param', 'then=hang', '--json']);
     expect(json(flags)).toMatchObject({ match: { api: 'Produce', topic: 't' }, trigger: { type: 'nth', n: 1 }, action: { type: 'drop-response', then: 'hang' } });
+    const perGroup = await cli(['fault', 'add', '--id', 'pg', '--api', 'OffsetCommit', '--trigger', 'nth:1', '--per', 'group', '--stage', 'fetched:10', '--action', 'drop-response', '--json']);
+    expect(json(perGroup)).toMatchObject({ trigger: { type: 'nth', n: 1, per: 'group', stage: { fetched: 10 } } });
+    expect(json(await cli(['fault', 'add', '--id', 'st', '--per', 'clientId', '--stage', 'stable', '--action', 'close', '--json']))).toMatchObject({ trigger: { type: 'always', per: 'clientId', stage: 'stable' } });
+    await cli(['fault', 'rm', 'pg']);
+    await cli(['fault', 'rm', 'st']);
     const fromJson = await cli(['fault', 'add', '{"id":"j","match":{"api":"Fetch"},"action":{"type":"delay","ms":5}}']);
     expect(fromJson).toMatchObject({ code: 0, stdout: expect.stringMatching(/^added j\t/) });
     const file = join(dir, 'rule.json');
@@ -80,11 +85,15 @@ describe('fault', () => {
       cli(['fault', 'list'], {}),
       cli(['frobnicate']),
       cli(['fault', 'add', '--action', 'close', '--node', '0', '--node', 'x']),
+      cli(['fault', 'add', '--action', 'close', '--per', 'member']),
+      cli(['fault', 'add', '--action', 'close', '--stage', 'fetched:x']),
     ]);
     for (const r of usage) expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^kafkaesque: .*\n(.|\n)*--help/) });
     expect(usage[4]!.stderr).toMatch(/--times abc: must be a whole number from 1 to 2147483647/);
     expect(usage[7]!.stderr).toMatch(/KAFKAESQUE_URL/);
     expect(usage[9]!.stderr).toMatch(/^kafkaesque: --node x: must be a whole number from 0 to 2147483647/);
+    expect(usage[10]!.stderr).toMatch(/^kafkaesque: --per member: expected group, clientId, producerId, transactionalId, connection, topic/);
+    expect(usage[11]!.stderr).toMatch(/^kafkaesque: --stage fetched:x: expected stable, committed or fetched:N/);
     expect(kafka.chaos.rules()).toEqual([]);
   });
 
