@@ -5,6 +5,8 @@
 //   proxy  kafkaesque through its chaos proxy with no rules (start's default)
 //   kfake  franz-go's in-memory fake cluster, a Go process (bench/kfake/, built on
 //          first use by lib/kfake.mjs into bench/.ref/bin/)
+//   kafka  Apache Kafka 4.1.1, one KRaft node in a JVM (scripts/real-kafka.mjs; jars
+//          fetched with Maven on first use); slow to start: give it readyTimeoutMs 120000
 //   floor  not a broker: a Node.js process that answers Produce with canned
 //          responses and keeps the frames (lib/floor-broker.mjs), to show
 //          what Node's sockets cost before any Kafka logic (produce only)
@@ -35,6 +37,17 @@ export function kfakeSpec(bin = kfakePath()) {
     args: ['-brokers', '{brokers}', '-port', '{port}', '-lifetime', '{lifetime}', '{topicArgs}'],
     topics: 'args',
     topicFlag: '-t',
+  };
+}
+
+/** A real Kafka node (scripts/real-kafka.mjs start): one broker, whatever {brokers} says. */
+export function kafkaSpec() {
+  return {
+    name: 'kafka',
+    command: process.execPath,
+    args: [path.join(repoDir, 'scripts', 'real-kafka.mjs'), 'start', '--port', '{port}', '--lifetime', '{lifetime}'],
+    topics: 'admin',
+    readyTimeoutMs: 120_000,
   };
 }
 
