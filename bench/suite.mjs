@@ -13,6 +13,8 @@
 // Targets:
 //   ours    kafkaesque as its jest preset sets it up (docs/jest.md): a cluster per worker,
 //           started by globalSetup in jest's process, clients through the chaos proxy
+//   ours-topics  ours with the 20 topics declared in globals.kafkaesque.topics, as docs/jest.md
+//           shows: no auto-creation (not in the default set; see bench/README.md)
 //   shared  kafkaesque, one shared cluster (`kafkaesque start`, proxy on), started by the bench
 //   kfake   franz-go's kfake, one shared cluster (bench/kfake, lib/kfake.mjs builds it)
 //   mock    librdkafka's mock cluster, one shared cluster (reference.mjs builds it)
@@ -25,7 +27,8 @@
 // The project is written to bench/.ref/suite/ (git-ignored), with
 // node_modules links to this repository (as `npm install kafkaesque` would
 // put it) and to its kafkajs and jest. No transform (the files are plain
-// CommonJS), so no target pays babel. An untimed run first warms jest's cache.
+// CommonJS), so no target pays babel. Every jest run starts with an empty
+// cache, as in CI; an untimed run first warms the OS's file cache.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,7 +47,8 @@ import { ensureKafkaJars } from '../scripts/real-kafka.mjs';
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const suiteDir = path.join(benchDir, '.ref', 'suite');
 const template = path.join(benchDir, 'suite', 'suite.test.template.js');
-const TARGETS = ['ours', 'shared', 'kfake', 'mock', 'kafka'];
+const TARGETS = ['ours', 'shared', 'kfake', 'mock', 'kafka', 'ours-topics'];
+const DEFAULT_TARGETS = ['ours', 'shared', 'kfake', 'mock', 'kafka'];
 const SHARED_LIFETIME_S = 300;
 const RUN_TIMEOUT_MS = 240_000;
 
@@ -75,7 +79,7 @@ function parse(argv) {
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} needs a whole number in ${min}..${max}, got ${v}`);
     return n;
   };
-  const targets = list(values.targets ?? (values.quick ? 'ours,shared,kfake' : TARGETS.join(',')));
+  const targets = list(values.targets ?? (values.quick ? 'ours,shared,kfake' : DEFAULT_TARGETS.join(',')));
   const unknown = targets.filter((t) => !TARGETS.includes(t));
   if (unknown.length || !targets.length) throw new Error(`--targets: unknown ${unknown.join(', ') || '(none)'} (${TARGETS.join(', ')})`);
   return {
@@ -97,17 +101,20 @@ function writeProject(files) {
   fs.symlinkSync(repoDir, path.join(modules, 'kafkaesque'));
   for (const dep of ['kafkajs', 'jest']) fs.symlinkSync(path.join(repoDir, 'node_modules', dep), path.join(modules, dep));
   fs.writeFileSync(path.join(suiteDir, 'package.json'), `${JSON.stringify({ name: 'suite', private: true }, null, 2)}\n`);
-  const common = { transform: {}, testTimeout: 60_000, cacheDirectory: path.join(suiteDir, '.jest-cache') };
+  const common = { transform: {}, testTimeout: 60_000 };
   // ours: the preset's default isolation, a one-broker cluster per worker (as the shared targets have one broker).
+  const names = Array.from({ length: files }, (_, i) => `suite-${String(i + 1).padStart(2, '0')}`);
+  const topics = names.map((name) => ({ name, partitions: 1 }));
   const configs = {
     'jest.ours.config.js': { preset: 'kafkaesque', ...common, globals: { kafkaesque: { brokers: 1 } } },
+    'jest.ours-topics.config.js': { preset: 'kafkaesque', ...common, globals: { kafkaesque: { brokers: 1, topics } } },
     'jest.shared.config.js': { testEnvironment: 'node', ...common },
   };
   for (const [file, config] of Object.entries(configs)) {
     fs.writeFileSync(path.join(suiteDir, file), `module.exports = ${JSON.stringify(config, null, 2)};\n`);
   }
   const source = fs.readFileSync(template, 'utf8');
-  for (let i = 1; i <= files; i++) fs.writeFileSync(path.join(suiteDir, `suite-${String(i).padStart(2, '0')}.test.js`), source);
+  for (const name of names) fs.writeFileSync(path.join(suiteDir, `${name}.test.js`), source);
 }
 
 /** The spawn spec of a shared target (started by the bench), or null for ours. */
@@ -125,7 +132,12 @@ function runJest({ config, workers, env, tag, log }) {
   const phasesFile = path.join(suiteDir, `.phases-${tag}.jsonl`);
   fs.rmSync(out, { force: true });
   fs.rmSync(phasesFile, { force: true });
-  const args = [path.join(repoDir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--config', config, '--maxWorkers', String(workers), '--json', '--outputFile', out];
+  // An empty cache per run, as in CI. With a warm one, jest runs up to 20
+  // files it remembers as fast in its own process whatever --maxWorkers says
+  // (shouldRunInBand in @jest/core), so "4 workers" would mean 1 for some.
+  const cache = path.join(suiteDir, '.jest-cache', tag);
+  fs.rmSync(cache, { recursive: true, force: true });
+  const args = [path.join(repoDir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--config', config, '--maxWorkers', String(workers), '--cacheDirectory', cache, '--json', '--outputFile', out];
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, {
@@ -188,7 +200,7 @@ async function oneRun(target, workers, o, tag, log) {
       startMs = broker.readyMs;
     }
     const run = await runJest({
-      config: spec ? 'jest.shared.config.js' : 'jest.ours.config.js',
+      config: spec ? 'jest.shared.config.js' : `jest.${target}.config.js`,
       workers,
       env: { SUITE_RECORDS: String(o.records), ...(broker ? { KAFKA_BROKERS: broker.bootstrap.join(',') } : {}) },
       tag,
