@@ -118,6 +118,8 @@ test('10,000 partitions: the list draws the rows in view and pages the rest thro
   if (process.env.KAFKAESQUE_SCREENSHOTS) {
     await page.locator('#topics [data-topic="orders"]').click();
     await page.locator('#topics [data-partition="0"]').waitFor();
+    await page.fill('#timeline-filter', 'fault');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join('docs', 'images', 'web-view.png') });
   }
 });
