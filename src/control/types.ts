@@ -6,6 +6,7 @@
 import type { ChaosEvent, FaultRule, FaultRuleInput } from '../chaos/api.js';
 import type { Preset } from '../presets/validate.js';
 import type { AuditInput, AuditReport, IdFromJson } from '../audit/types.js';
+import type { AuditRecord } from '../audit/audit-history.js';
 import type { CommittedProgress, GroupPartitionProgress, GroupProgress, RecordsProgress } from '../broker/waits.js';
 import type { GroupState } from '../broker/groups/group.js';
 
@@ -117,15 +118,7 @@ export interface PartitionsPage {
 }
 
 /** An audit that found something, as the cluster keeps it (the last 50): what the web view and the HTML report show. */
-export interface AuditRecordView {
-  seq: number;
-  /** Wall-clock time the audit ran. */
-  time: number;
-  topics: string[];
-  ok: boolean;
-  counts: AuditReport['counts'];
-  anomalies: AuditReport['anomalies'];
-}
+export type AuditRecordView = AuditRecord;
 
 export interface CreateTopicRequest {
   name: string;
