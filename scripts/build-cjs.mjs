@@ -19,7 +19,7 @@ const out = join(root, 'dist/cjs');
 /** ES-module-only packages: bundled into the module that imports them. */
 const INLINE = new Set(['get-port', 'yargs', 'yargs-parser']);
 /** Not required by anyone: the CLI is bundled on its own (scripts/bundle-cli.mjs), and vitest imports ES modules. */
-const notLibrary = (rel) => rel === 'cli.ts' || rel === 'cli-launcher.ts' || rel.startsWith('cli/') || rel.startsWith('vitest/');
+const notLibrary = (rel) => rel === 'cli.ts' || rel === 'cli-launcher.ts' || rel.startsWith('cli/') || rel.startsWith('vitest/') || rel.startsWith('web/');
 
 const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
 const entryPoints = walk(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !notLibrary(relative(src, f)));

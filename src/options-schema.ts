@@ -236,6 +236,7 @@ export const optionSchemas = {
   proxy: flag,
   direct: flag,
   eventsFile: text,
+  report: text,
   seed: whole(0, 2 ** 32 - 1),
   upstream: text,
 } satisfies { [K in keyof KafkaesqueOptions]-?: GenericSchema };

@@ -105,6 +105,8 @@ export interface KafkaesqueOptions {
   direct: boolean;
   /** Append every fault event, node stop and start and leader change to this file as a JSON line, as it happens (for a CI run's post-mortem). */
   eventsFile?: string;
+  /** Write the run's HTML report here at stop: the timeline and the audits' anomalies in one self-contained file (docs/web-view.md). */
+  report?: string;
   /** Seed of the run's random generator (0 to 2^32-1); default: a random one, logged and printed at start. */
   seed?: number;
   /**

@@ -22,6 +22,8 @@ import { resetCluster } from './control/reset.js';
 import { createCoordinatorTopics } from './broker/coordinators.js';
 import { applyPreset } from './presets/apply.js';
 import { attachProduceJournal } from './audit/produce-journal.js';
+import { writeReport } from './report/report.js';
+import type { Logger } from './logger.js';
 import { resolvePreset } from './presets/load.js';
 import type { Preset } from './presets/validate.js';
 import type { ResetResult } from './control/types.js';
@@ -68,6 +70,16 @@ export interface RunningCluster {
   waitForCommitted(groupId: string, topic: string, partition: number, offset: number, options?: WaitOptions): Promise<CommittedProgress>;
   /** Ends every connection and listener. */
   stop(): Promise<void>;
+}
+
+/** The `report` option's file; a report that cannot be written is logged, and the stop goes on. */
+function writeRunReport(path: string, running: RunningCluster, log: Logger): void {
+  try {
+    const bytes = writeReport(path, { cluster: running.cluster, chaos: running.chaos, seed: running.seed, bootstrap: running.bootstrap, proxy: running.proxy });
+    log.info({ report: path, bytes }, `kafkaesque report written to ${path}`);
+  } catch (err) {
+    log.error({ err, report: path }, `kafkaesque report: cannot write ${path}: ${(err as Error).message}`);
+  }
 }
 
 export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Promise<RunningCluster> {
@@ -246,6 +258,8 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     waitForRecords: (topic, count, o) => waitForRecords(cluster, topic, count, o),
     waitForCommitted: (groupId, topic, partition, offset, o) => waitForCommitted(cluster, groupId, topic, partition, offset, o),
     stop: async () => {
+      // Before anything stops, so that it shows the cluster as the run left it.
+      if (options.report !== undefined) writeRunReport(options.report, running, log);
       await control?.close();
       await direct?.stop();
       await proxy?.stop();

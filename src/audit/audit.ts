@@ -7,6 +7,7 @@ import type { ChaosController } from '../chaos/api.js';
 import { check, type PartitionEvidence } from './check.js';
 import { readLog } from './log-records.js';
 import { produceJournalOf } from './produce-journal.js';
+import { rememberAudit } from './audit-history.js';
 import type { AuditInput, AuditReport, CheckedAuditInput } from './types.js';
 import { AuditInputError, validateAuditInput } from './validate.js';
 
@@ -52,7 +53,7 @@ export function auditDelivery(source: AuditSource, input: AuditInput): AuditRepo
 }
 
 /** The audit of an input validateAuditInput passed (the control API checks it without functions, from the body's bytes). */
-export function auditChecked(source: AuditSource, checked: CheckedAuditInput): AuditReport {
+export function auditChecked(source: AuditSource, checked: CheckedAuditInput, opts: { remember?: boolean } = {}): AuditReport {
   const { cluster, chaos } = source;
   const journal = produceJournalOf(cluster);
   const topics = topicsOf(cluster, checked);
@@ -68,7 +69,7 @@ export function auditChecked(source: AuditSource, checked: CheckedAuditInput): A
       });
     }
   }
-  return check({
+  const report = check({
     topics,
     partitions,
     events: chaos?.events() ?? [],
@@ -76,4 +77,7 @@ export function auditChecked(source: AuditSource, checked: CheckedAuditInput): A
     ...(checked.sent ? { sent: checked.sent } : {}),
     ...(checked.acknowledged ? { acknowledged: checked.acknowledged } : {}),
   });
+  // For the web view and the run's HTML report (audit-history.ts).
+  if (opts.remember !== false) rememberAudit(cluster, report);
+  return report;
 }

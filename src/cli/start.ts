@@ -60,6 +60,7 @@ interface StartArgs {
   upstream?: string;
   seed?: number;
   'events-file'?: string;
+  report?: string;
   json: boolean;
   'log-level': string;
   'pretty-logs'?: boolean;
@@ -153,6 +154,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
         describe: 'Upstream mode: put the chaos proxy in front of this Kafka cluster (host:port[,host:port...]) instead of the in-memory one; --port is the first proxy port (docs/upstream.md)',
       })
       .option('seed', optionFlag('seed', 'seed', 'Seed of the fault generator (default: random; printed when ready)'))
+      .option('report', { type: 'string', requiresArg: true, describe: 'At stop, write the run as one self-contained HTML file: timeline, cluster, audit anomalies and the faults before each (docs/web-view.md)' })
       .option('events-file', { type: 'string', requiresArg: true, describe: 'Append every fault event, node stop/start and leader change to this file, one JSON line each, as it happens' })
       .option('sasl-user', { type: 'string', requiresArg: true, array: true, default: [], describe: 'Require SASL; a user as name:password (repeatable)' })
       .option('sasl-mechanism', {
@@ -296,6 +298,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     direct: args.direct,
     seed: args.seed,
     eventsFile: args['events-file'],
+    report: args.report,
   };
 }
 

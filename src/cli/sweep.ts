@@ -25,6 +25,7 @@ interface SweepArgs {
   topic: string[];
   json: boolean;
   junit?: string;
+  'report-dir'?: string;
   '--'?: (string | number)[];
   _: (string | number)[];
 }
@@ -92,6 +93,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       .option('brokers', optionFlag('brokers', 'brokers', "Broker nodes of each cell's cluster", { default: 3 }))
       .option('topic', { type: 'string', array: true, default: [], describe: "Create a topic in each cell's cluster: name[:partitions[:replication]] (repeatable)" })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as one JSON object' })
+      .option('report-dir', { type: 'string', requiresArg: true, describe: 'Write an HTML report (timeline, anomalies, faults before each) of every cell that fails into this directory' })
       .option('junit', { type: 'string', describe: 'Also write a JUnit XML report (one testcase per cell) to this file' })
       .example('$0 sweep -- npm test', 'every built-in preset, seeds 1,2,3')
       .example('$0 sweep --presets lost-ack,slow-broker --seed-count 5 --jobs 2 -- node check.mjs', '')
@@ -125,6 +127,7 @@ export const sweepCommand: CommandModule<object, SweepArgs> = {
       timeoutMs,
       baseline: args.baseline,
       cluster: { brokers, topics },
+      ...(args['report-dir'] !== undefined ? { reportDir: args['report-dir'] } : {}),
       onCell: args.json ? undefined : (c) => process.stderr.write(`kafkaesque sweep: ${c.preset ?? 'baseline'} seed ${c.seed}: ${c.outcome} (${(c.durationMs / 1000).toFixed(1)}s)\n`),
     }).finally(() => {
       process.off('SIGINT', onSignal);

@@ -21,6 +21,10 @@ import type {
   LeaderChangeView,
   MoveLeaderRequest,
   NodeView,
+  NodeOverview,
+  PartitionsPage,
+  PartitionsQuery,
+  AuditRecordView,
   ParamNames,
   PathOf,
   Preset,
@@ -174,6 +178,11 @@ export class ControlClient {
   }
 
   /** Stops a broker: its connections reset, its leaderships move. */
+  /** Every node with the number of partitions it leads. */
+  async nodes(): Promise<NodeOverview[]> {
+    return (await this.request('GET /v1/nodes')).nodes;
+  }
+
   stopNode(nodeId: number): Promise<NodeView> {
     return this.request('POST /v1/nodes/:id/stop', { params: { id: nodeId } });
   }
@@ -201,6 +210,11 @@ export class ControlClient {
   }
 
   /** Decoded records of a partition, a page at a time (`page.nextOffset` is the next `from`). */
+  /** A page of a topic's partitions (from, limit), for topics too large to read whole. */
+  partitions(topic: string, query: PartitionsQuery = {}): Promise<PartitionsPage> {
+    return this.request('GET /v1/topics/:name/partitions', { params: { name: topic }, query });
+  }
+
   records(topic: string, partition: number, query: RecordsQuery = {}): Promise<RecordsPage> {
     return this.request('GET /v1/topics/:name/partitions/:partition/records', { params: { name: topic, partition }, query });
   }
@@ -328,5 +342,10 @@ export class ControlClient {
   /** The delivery audit (docs/audit.md): what was lost, duplicated or reordered, each with the events before it. */
   audit(input: AuditRequest): Promise<AuditReport> {
     return this.request('POST /v1/audit', { body: input });
+  }
+
+  /** The last audits of this cluster that found an anomaly (in process or over HTTP), oldest first. */
+  async audits(): Promise<AuditRecordView[]> {
+    return (await this.request('GET /v1/audits')).audits;
   }
 }

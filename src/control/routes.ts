@@ -6,6 +6,7 @@
 import type { Cluster } from '../broker/cluster.js';
 import type { ChaosController, FaultRuleInput } from '../chaos/api.js';
 import { auditChecked } from '../audit/audit.js';
+import { auditsOf } from '../audit/audit-history.js';
 import { parseAuditBody } from '../audit/compact-body.js';
 import { AuditInputError, validateAuditInput } from '../audit/validate.js';
 import { applyPreset } from '../presets/apply.js';
@@ -47,6 +48,8 @@ export type RouteTable = { readonly [K in RouteKey]: RouteEntry<K> };
 
 export const RECORDS_DEFAULT_LIMIT = 100;
 export const RECORDS_MAX_LIMIT = 10_000;
+export const PARTITIONS_DEFAULT_LIMIT = 1000;
+export const PARTITIONS_MAX_LIMIT = 10_000;
 export const EVENTS_DEFAULT_LIMIT = 1000;
 export const EVENTS_MAX_LIMIT = 10_000;
 export const EVENTS_MAX_WAIT_MS = 30_000;
@@ -196,6 +199,15 @@ export const routes: RouteTable = {
     },
   },
 
+  'GET /v1/nodes': {
+    handle: ({ target }) => {
+      const cluster = modelOf(target);
+      const led = new Map<number, number>();
+      for (const t of cluster.topics.values()) for (const p of t.partitions) led.set(p.leader, (led.get(p.leader) ?? 0) + 1);
+      return { nodes: [...cluster.nodes.values()].sort((a, b) => a.nodeId - b.nodeId).map((n) => ({ ...nodeView(n), leaderships: led.get(n.nodeId) ?? 0 })) };
+    },
+  },
+
   'POST /v1/nodes/:id/stop': {
     handle: async ({ target, params }) => {
       const node = nodeOf(target, params.id);
@@ -236,6 +248,16 @@ export const routes: RouteTable = {
       const r = modelOf(target).deleteTopic(topicOf(target, params.name).name);
       if (!r.ok) throw kafkaError(r.error, r.message);
       return { deleted: r.value.name };
+    },
+  },
+
+  'GET /v1/topics/:name/partitions': {
+    query: ['from', 'limit'],
+    handle: ({ target, params, query }) => {
+      const t = topicOf(target, params.name);
+      const from = queryNumber(query, 'from', 0);
+      const limit = queryNumber(query, 'limit', PARTITIONS_DEFAULT_LIMIT, PARTITIONS_MAX_LIMIT, 1);
+      return { topic: t.name, total: t.partitions.length, from, partitions: t.partitions.slice(from, from + limit).map(partitionView) };
     },
   },
 
@@ -417,6 +439,8 @@ export const routes: RouteTable = {
       }
     },
   },
+
+  'GET /v1/audits': { handle: ({ target }) => ({ audits: auditsOf(modelOf(target)).map((a) => ({ ...a })) }) },
 
   'GET /v1/presets': { handle: () => ({ presets: listPresets().map((p) => ({ name: p.name, description: p.description, rules: p.rules.length })) }) },
 

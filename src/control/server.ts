@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import type { KafkaesqueOptions } from '../options.js';
 import { HttpError, errorResponse } from './errors.js';
 import { checkAllowedHosts, misdirectedReason } from './host-check.js';
+import { renderPage, webAssets } from './web-page.js';
 import { matchRoute, routes, type RequestContext } from './routes.js';
 import type { ControlTarget } from './target.js';
 import type { ErrorBody, RouteKey } from './types.js';
@@ -83,6 +84,36 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export function hasToken(authorization: string | undefined, token: string): boolean {
   const m = /^Bearer +(.+)$/i.exec(authorization ?? '');
   return m !== null && timingSafeEqual(digest(m[1]!.trim()), digest(token));
+}
+
+/**
+ * GET / : the web view (web-page.ts). The page holds no data, but it is
+ * served on the API's terms: with a token set, the page needs it too, as
+ * `Authorization: Bearer` or, since a browser cannot send that header when
+ * it opens a URL, as `?token=` (the page then keeps it in the tab and takes
+ * it out of the address bar). Its data and actions go through the routes.
+ */
+function servePage(req: IncomingMessage, res: ServerResponse, url: URL, token: string | undefined): number {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on / (allowed: GET)`, undefined, { allow: 'GET, HEAD' });
+  for (const name of url.searchParams.keys()) if (name !== 'token') throw new HttpError(400, 'bad_parameter', `unknown query parameter '${name}' (expected token)`, name);
+  const given = url.searchParams.get('token');
+  if (token !== undefined && !hasToken(req.headers.authorization, token) && !(given !== null && hasToken(`Bearer ${given}`, token))) {
+    throw new HttpError(401, 'unauthorized', 'a valid token is required: open the view as http://host:port/?token=<token> (or send Authorization: Bearer <token>)', undefined, { 'www-authenticate': 'Bearer realm="kafkaesque"' });
+  }
+  const assets = webAssets();
+  if (!assets) throw new HttpError(503, 'web_view_not_built', "the web view's page is not built: run npm run build (it writes dist/web/)");
+  const { html, csp } = renderPage(assets);
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    'cache-control': 'no-store',
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(method === 'HEAD' ? undefined : html);
+  return 200;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -155,11 +186,12 @@ export async function startControlServer(target: ControlTarget, options: Control
     // 421 (RFC 9110 §15.5.20): the request names an authority this server does not answer for.
     const misdirected = misdirectedReason(req.headers.host, hostRule);
     if (misdirected) throw new HttpError(421, 'misdirected_host', misdirected, 'Host', { connection: 'close' });
+    const url = new URL(req.url ?? '/', 'http://control');
+    const method = req.method ?? 'GET';
+    if (url.pathname === '/') return servePage(req, res, url, options.token);
     if (options.token !== undefined && !hasToken(req.headers.authorization, options.token)) {
       throw new HttpError(401, 'unauthorized', 'a valid token is required: Authorization: Bearer <token>', undefined, { 'www-authenticate': 'Bearer realm="kafkaesque"' });
     }
-    const url = new URL(req.url ?? '/', 'http://control');
-    const method = req.method ?? 'GET';
     const { route, params, allowed } = matchRoute(method, url.pathname);
     if (!route) {
       if (allowed.length) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`, undefined, { allow: allowed.join(', ') });
@@ -189,7 +221,7 @@ export async function startControlServer(target: ControlTarget, options: Control
     const started = performance.now();
     handle(req, res)
       .catch((err) => sendError(res, err, log, req))
-      .then((status) => log.debug({ method: req.method, url: req.url, status, ms: Math.round(performance.now() - started) }, 'control request'));
+      .then((status) => log.debug({ method: req.method, url: req.url?.replace(/([?&]token=)[^&]*/, '$1…'), status, ms: Math.round(performance.now() - started) }, 'control request'));
   });
   // Keep-alive sockets from clients must not hold stop() for the idle timeout.
   server.keepAliveTimeout = 5000;

@@ -6,6 +6,7 @@
 import type { ChaosEvent, FaultRule, FaultRuleInput } from '../chaos/api.js';
 import type { Preset } from '../presets/validate.js';
 import type { AuditInput, AuditReport, IdFromJson } from '../audit/types.js';
+import type { AuditRecord } from '../audit/audit-history.js';
 import type { CommittedProgress, GroupPartitionProgress, GroupProgress, RecordsProgress } from '../broker/waits.js';
 import type { GroupState } from '../broker/groups/group.js';
 
@@ -94,6 +95,31 @@ export interface TopicView {
   partitions: PartitionView[];
 }
 
+/** A node as GET /v1/nodes shows it: what GET /v1/cluster says, and how many partitions it leads. */
+export interface NodeOverview extends NodeView {
+  /** Partitions (of every topic, internal ones included) whose leader it is. */
+  leaderships: number;
+}
+
+export interface PartitionsQuery {
+  /** Index of the first partition; default 0. */
+  from?: number;
+  /** Most partitions; default 1000, at most 10000. */
+  limit?: number;
+}
+
+/** A page of a topic's partitions, for a topic too large to read whole. */
+export interface PartitionsPage {
+  topic: string;
+  /** Partitions the topic has. */
+  total: number;
+  from: number;
+  partitions: PartitionView[];
+}
+
+/** An audit that found something, as the cluster keeps it (the last 50): what the web view and the HTML report show. */
+export type AuditRecordView = AuditRecord;
+
 export interface CreateTopicRequest {
   name: string;
   /** Default: the broker's num.partitions. */
@@ -136,6 +162,8 @@ export interface RecordView {
     producerEpoch: number;
     baseSequence: number;
     transactional: boolean;
+    /** A transactional batch whose transaction ended with an ABORT marker (read_committed consumers skip it). */
+    aborted: boolean;
     compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
   };
 }
@@ -343,12 +371,14 @@ export interface RouteSpec<Response, Body = undefined, Query = Record<string, ne
 export interface Routes {
   'GET /v1/version': RouteSpec<VersionInfo>;
   'GET /v1/cluster': RouteSpec<ClusterView>;
+  'GET /v1/nodes': RouteSpec<{ nodes: NodeOverview[] }>;
   'POST /v1/nodes/:id/stop': RouteSpec<NodeView>;
   'POST /v1/nodes/:id/start': RouteSpec<NodeView>;
   'GET /v1/topics': RouteSpec<{ topics: TopicSummary[] }>;
   'POST /v1/topics': RouteSpec<TopicView, CreateTopicRequest>;
   'GET /v1/topics/:name': RouteSpec<TopicView>;
   'DELETE /v1/topics/:name': RouteSpec<{ deleted: string }>;
+  'GET /v1/topics/:name/partitions': RouteSpec<PartitionsPage, undefined, PartitionsQuery>;
   'GET /v1/topics/:name/partitions/:partition/records': RouteSpec<RecordsPage, undefined, RecordsQuery>;
   'GET /v1/topics/:name/partitions/:partition/producers': RouteSpec<{ producers: ProducerView[] }>;
   'POST /v1/topics/:name/partitions/:partition/leader': RouteSpec<LeaderChangeView, MoveLeaderRequest>;
@@ -368,6 +398,7 @@ export interface Routes {
   'GET /v1/events': RouteSpec<EventsPage, undefined, EventsQuery>;
   'POST /v1/reset': RouteSpec<ResetResult>;
   'POST /v1/audit': RouteSpec<AuditReport, AuditRequest>;
+  'GET /v1/audits': RouteSpec<{ audits: AuditRecordView[] }>;
   'GET /v1/presets': RouteSpec<{ presets: PresetSummary[] }>;
   'GET /v1/presets/:name': RouteSpec<Preset>;
   'POST /v1/presets/:name/apply': RouteSpec<AppliedPreset, ApplyPresetRequest | undefined>;

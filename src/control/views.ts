@@ -74,6 +74,7 @@ export function readRecords(p: Partition, from: number, limit: number): RecordsP
       producerEpoch: h.producerEpoch,
       baseSequence: h.baseSequence,
       transactional: isTransactional(h.attributes),
+      aborted: isTransactional(h.attributes) && !isControlBatch(h.attributes) && p.producers.abortedBetween(stored.baseOffset, stored.lastOffset + 1).some((a) => a.producerId === h.producerId),
       compression: COMPRESSION_NAMES[compressionOf(h.attributes)] ?? 'none',
     };
     const control = isControlBatch(h.attributes) ? readControlType(stored.bytes) : null;

@@ -23,6 +23,7 @@ export function sweepText(result: SweepResult, replay: Replay): string {
   for (const c of failed) {
     lines.push('', `${verdict(c)}: ${cellName(c)}, seed ${c.seed}${exitText(c)}`);
     if (c.anomalies.length) lines.push('  audit:', ...c.anomalies.map((l) => `    ${l.trimStart()}`));
+    if (c.report) lines.push(`  report: ${c.report}`);
     if (c.outputTail.length) lines.push('  last output:', ...c.outputTail.map((l) => `    ${l}`));
     lines.push(`  replay: ${replay(c)}`);
   }
@@ -56,7 +57,7 @@ export function sweepJUnit(result: SweepResult, replay: Replay): string {
     const name = `${cellName(c)} seed ${c.seed}`;
     out.push(`    <testcase classname="kafkaesque.sweep.${xml(c.preset ?? 'baseline')}" name="${xml(name)}" time="${(c.durationMs / 1000).toFixed(3)}">`);
     if (c.outcome !== 'passed') {
-      const body = [...(c.anomalies.length ? ['audit:', ...c.anomalies] : []), 'last output:', ...c.outputTail, `replay: ${replay(c)}`].join('\n');
+      const body = [...(c.anomalies.length ? ['audit:', ...c.anomalies] : []), ...(c.report ? [`report: ${c.report}`] : []), 'last output:', ...c.outputTail, `replay: ${replay(c)}`].join('\n');
       out.push(`      <failure message="${xml(`${verdict(c)}${exitText(c)}`)}">${xml(body)}</failure>`);
     }
     out.push('    </testcase>');

@@ -15,10 +15,11 @@
 //   KAFKAESQUE_PRESETS, KAFKAESQUE_OPTIONS  the same cell for a suite whose
 //                              jest fixture starts a cluster of its own
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCluster } from '../start.js';
+import { startCluster, type RunningCluster } from '../start.js';
+import { writeReport } from '../report/report.js';
 import type { KafkaesqueOptions } from '../options.js';
 import { AUDIT_OUT_ENV } from '../audit/audit-out.js';
 
@@ -40,6 +41,8 @@ export interface CellResult extends SweepCell {
   readonly faultsFired: number;
   /** What the delivery audit found, from KAFKAESQUE_AUDIT_OUT. */
   readonly anomalies: string[];
+  /** With reportDir, the HTML report of a cell that did not pass. */
+  readonly report?: string;
   /** The last lines the command wrote (stdout and stderr, as they came). */
   readonly outputTail: string[];
   /** The environment that told the command its cell (without the inherited one). */
@@ -60,6 +63,8 @@ export interface SweepOptions {
   cluster?: Partial<KafkaesqueOptions>;
   /** Run the no-preset baseline first, and stop when it fails (default true). */
   baseline?: boolean;
+  /** Write an HTML report (docs/web-view.md) of each cell that does not pass into this directory. */
+  reportDir?: string;
   /** Lines of output kept per cell. */
   tailLines?: number;
   /** Called as each cell ends (in completion order). */
@@ -124,7 +129,7 @@ async function inPool<T, R>(items: readonly T[], jobs: number, work: (item: T) =
 }
 
 /** The environment that names a cell to its command. */
-function cellEnv(cell: SweepCell, running: { bootstrap: string; directBootstrap: string | null; controlUrl: string }, auditOut: string, inherited: NodeJS.ProcessEnv): Record<string, string> {
+function cellEnv(cell: SweepCell, running: { bootstrap: string; directBootstrap: string | null; controlUrl: string }, auditOut: string, inherited: NodeJS.ProcessEnv, fixtureReport?: string): Record<string, string> {
   let fixtureOptions: Record<string, unknown> = {};
   try {
     fixtureOptions = inherited.KAFKAESQUE_OPTIONS ? (JSON.parse(inherited.KAFKAESQUE_OPTIONS) as Record<string, unknown>) : {};
@@ -137,7 +142,8 @@ function cellEnv(cell: SweepCell, running: { bootstrap: string; directBootstrap:
     KAFKAESQUE_URL: running.controlUrl,
     ...(cell.preset !== null ? { KAFKAESQUE_PRESET: cell.preset, KAFKAESQUE_PRESETS: cell.preset } : {}),
     KAFKAESQUE_SEED: String(cell.seed),
-    KAFKAESQUE_OPTIONS: JSON.stringify({ ...fixtureOptions, seed: cell.seed }),
+    // A suite whose fixture starts its own cluster writes that cluster's report here.
+    KAFKAESQUE_OPTIONS: JSON.stringify({ ...fixtureOptions, seed: cell.seed, ...(fixtureReport ? { report: fixtureReport } : {}) }),
     [AUDIT_OUT_ENV]: auditOut,
   };
 }
@@ -159,7 +165,8 @@ async function runCell(cell: SweepCell, o: SweepOptions): Promise<CellResult> {
   try {
     const auditOut = join(dir, 'audit.txt');
     const inherited = o.env ?? process.env;
-    const env = cellEnv(cell, running, auditOut, inherited);
+    const fixtureReport = o.reportDir !== undefined ? join(dir, 'fixture-report.html') : undefined;
+    const env = cellEnv(cell, running, auditOut, inherited, fixtureReport);
     // What a surrounding run set and this cell does not (a preset, a token, TLS files) must not leak into it.
     const base = Object.fromEntries(Object.entries(inherited).filter(([k]) => !LEAKS.test(k)));
     const exit = await runCommand(o.command, { ...base, ...env }, o.timeoutMs, o.tailLines ?? 30, o.cwd, o.signal);
@@ -171,10 +178,29 @@ async function runCell(cell: SweepCell, o: SweepOptions): Promise<CellResult> {
     }
     const faultsFired = running.chaos.rules().reduce((n, r) => n + r.fired, 0);
     const outcome: CellOutcome = exit.timedOut ? 'timed-out' : exit.code === 0 ? 'passed' : 'failed';
-    return { ...cell, outcome, exitCode: exit.code, signal: exit.signal, durationMs: Date.now() - started, faultsFired, anomalies, outputTail: exit.tail, env };
+    const report = outcome !== 'passed' && o.reportDir !== undefined ? cellReport(cell, o.reportDir, fixtureReport!, running) : undefined;
+    return { ...cell, outcome, exitCode: exit.code, signal: exit.signal, durationMs: Date.now() - started, faultsFired, anomalies, ...(report ? { report } : {}), outputTail: exit.tail, env };
   } finally {
     await running.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The report of a cell that did not pass: the one the suite's own fixture
+ * cluster wrote (it saw the traffic), else the sweep cluster's, which the
+ * suite used through KAFKA_BROKERS.
+ */
+function cellReport(cell: SweepCell, reportDir: string, fixtureReport: string, running: RunningCluster): string | undefined {
+  const file = join(reportDir, `${(cell.preset ?? 'baseline').replace(/[^\w.-]+/g, '_')}-seed-${cell.seed}.html`);
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    if (existsSync(fixtureReport)) copyFileSync(fixtureReport, file);
+    else writeReport(file, { cluster: running.cluster, chaos: running.chaos, seed: running.seed, bootstrap: running.bootstrap, proxy: running.proxy });
+    return file;
+  } catch (err) {
+    process.stderr.write(`kafkaesque sweep: cannot write the report ${file}: ${(err as Error).message}\n`);
+    return undefined;
   }
 }
 

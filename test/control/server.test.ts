@@ -160,7 +160,7 @@ describe('records, producers, leaders', () => {
       valueBase64: Buffer.from('v0').toString('base64'),
       headers: [{ key: 'h', value: 'x', valueBase64: Buffer.from('x').toString('base64') }],
       control: null,
-      batch: { baseOffset: 0, leaderEpoch: 0, producerId: 900, producerEpoch: 0, baseSequence: 0, transactional: false, compression: 'none' },
+      batch: { baseOffset: 0, leaderEpoch: 0, producerId: 900, producerEpoch: 0, baseSequence: 0, transactional: false, aborted: false, compression: 'none' },
     });
     expect(body.records[1]).toMatchObject({ key: null, keyBase64: null, valueBase64: '/wA=' });
     expect(body.records[2]).toMatchObject({ key: 'k2', value: null, valueBase64: null });
@@ -349,7 +349,7 @@ describe('faults and events', () => {
 describe('HTTP errors', () => {
   test('unknown route 404, wrong method 405 with Allow, bad JSON 400, large body 413', async () => {
     expect(await get('/v1/nope')).toMatchObject({ status: 404, body: { error: 'unknown_route' } });
-    expect(await get('/')).toMatchObject({ status: 404 });
+    expect(await get('/v1')).toMatchObject({ status: 404 });
     const wrong = await call(kafka.controlUrl, 'PUT', '/v1/topics');
     expect(wrong).toMatchObject({ status: 405, body: { error: 'method_not_allowed' } });
     expect(wrong.headers.get('allow')).toBe('GET, POST');

@@ -100,11 +100,14 @@ async function runWorkflow(session: DocSession, sample: Sample, kind: 'github-ac
       // before_script and script share one shell: one session block each line, state carried.
       for (const line of [...lines(job.before_script), ...lines(job.script)]) await run(line);
       // after_script runs in a new shell: only the job's variables, nothing the script exported.
-      for (const line of lines(job.after_script)) await run(line, `env -i PATH="$PATH" HOME="$HOME" CI=true bash -e -c ${JSON.stringify(`${exports}\n${line}`)}`, { keep: false });
+      for (const line of lines(job.after_script)) await run(line, `env -i PATH="$PATH" HOME="$HOME" CI=true bash -e -c ${shellWord(`${exports}\n${line}`)}`, { keep: false });
     }
   }
   expect([...skip].filter((s) => !skipped.has(s))).toEqual([]); // every skip names a real step
 }
+
+/** One word for the shell, whatever it holds: JSON quoting broke a line with quotes or a second line. */
+const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 describe.each(docs)('%s', (doc) => {
   const samples = docSamples(repo, doc);
