@@ -12,7 +12,8 @@
 //   vitest, node-test                the ES fixture modules a test file imports
 //   import + startCluster            in one fresh process: import, then startCluster({ brokers: 1 }) → resolved
 //   CLI → ready, → Metadata          spawn `dist/cli.js start --json --port 0 --brokers N` (proxy on) →
-//                                    its ready line → a raw Metadata v0 answered (no client library to load)
+//                                    its ready line → a raw Metadata v0 answered (no client library to load);
+//                                    and the CPU of the CLI process (all threads) until then
 //
 // Numbers, never assertions. Medians over rounds (the least in brackets), ms.
 //
@@ -29,6 +30,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpuRuntime } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
 
 const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -53,16 +55,19 @@ const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 delete env.KAFKAESQUE_LOG_LEVEL;
 
-/** Runs `node -e code` (ESM with module: true) and returns what it printed as a number: ms measured inside the process. */
+/** Runs `node -e code` (ESM with module: true), which prints "wall cpu" (ms, measured inside the process). */
 function inProcess(node, code, module) {
   const argv = module ? ['--input-type=module', '-e', code] : ['-e', code];
   const out = execFileSync(node, argv, { env, cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-  return Number(out.trim().split('\n').pop());
+  const [wall, cpu] = out.trim().split('\n').pop().split(' ').map(Number);
+  return { wall, cpu };
 }
 
 const url = (root, rel) => pathToFileURL(path.join(root, rel)).href;
-const timedImport = (root, rel) => `const t = performance.now(); await import(${JSON.stringify(url(root, rel))}); console.log(performance.now() - t);`;
-const timedRequire = (root, rel) => `const t = performance.now(); require(${JSON.stringify(path.join(root, rel))}); console.log(performance.now() - t);`;
+// The process's CPU beside the wall time: on a shared machine it moves less.
+const timed = (load) => `const c = process.cpuUsage(), t = performance.now(); ${load}; const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
+const timedImport = (root, rel) => timed(`await import(${JSON.stringify(url(root, rel))})`);
+const timedRequire = (root, rel) => timed(`require(${JSON.stringify(path.join(root, rel))})`);
 
 /** spawn → exit of `node -e 0`, wall time seen from here. */
 function floor(node) {
@@ -132,7 +137,9 @@ function cliStart(node, root, brokers) {
         const { bootstrap } = JSON.parse(out.slice(0, nl));
         await metadata(String(bootstrap).split(',')[0]);
         const answered = performance.now() - t0;
-        child.once('exit', () => resolve({ ready, answered }));
+        // The broker process's CPU (all threads) until then: steadier than wall time on a busy machine.
+        const cpu = (cpuRuntime(child.pid) ?? NaN) * 1000;
+        child.once('exit', () => resolve({ ready, answered, cpu }));
         child.kill('SIGTERM');
       } catch (e) {
         child.kill('SIGKILL');
@@ -157,7 +164,7 @@ const CASES = [
     run: (node, root) =>
       inProcess(
         node,
-        `const t = performance.now(); const { startCluster } = await import(${JSON.stringify(url(root, 'dist/index.js'))}); const c = await startCluster({ brokers: 1 }); const ms = performance.now() - t; await c.stop(); console.log(ms);`,
+        `const c0 = process.cpuUsage(), t = performance.now(); const { startCluster } = await import(${JSON.stringify(url(root, 'dist/index.js'))}); const c = await startCluster({ brokers: 1 }); const ms = performance.now() - t, u = process.cpuUsage(c0); await c.stop(); console.log(ms, (u.user + u.system) / 1000);`,
         true,
       ),
   },
@@ -180,11 +187,14 @@ for (let r = 0; r <= rounds; r++) {
       if (c.cli) {
         if (ran.has(c.cli)) continue;
         ran.add(c.cli);
-        const { ready, answered } = await cliStart(t.node, t.build.root, c.cli);
+        const { ready, answered, cpu } = await cliStart(t.node, t.build.root, c.cli);
         sample[`cli${c.cli}`] = ready;
         sample[`cli${c.cli}Metadata`] = answered;
+        sample[`cli${c.cli}MetadataCpu`] = cpu;
       } else {
-        sample[c.key] = c.run(t.node, t.build.root);
+        const v = c.run(t.node, t.build.root);
+        if (typeof v === 'number') sample[c.key] = v;
+        else [sample[c.key], sample[`${c.key}Cpu`]] = [v.wall, v.cpu];
       }
     }
     if (r === 0) continue;
@@ -201,7 +211,10 @@ const label = (t) => `${t.version}${builds.length > 1 ? ` ${t.build.name}` : ''}
 console.log(`Start-up, ${rounds} interleaved rounds (${Math.round((performance.now() - started) / 1000)} s): median (least), ms; imports timed inside the process, the rest spawn → event\n`);
 console.log(`| case | ${targets.map(label).join(' | ')} |`);
 console.log(`|---|${targets.map(() => '---:').join('|')}|`);
-for (const c of cases) console.log(`| ${c.title} | ${targets.map((t) => cell(t, c.key)).join(' | ')} |`);
+for (const c of cases) {
+  console.log(`| ${c.title} | ${targets.map((t) => cell(t, c.key)).join(' | ')} |`);
+  if (targets.some((t) => t.samples.some((s) => `${c.key}Cpu` in s))) console.log(`| … its CPU | ${targets.map((t) => cell(t, `${c.key}Cpu`)).join(' | ')} |`);
+}
 for (const n of brokerCounts) {
   if (!cases.some((c) => c.cli === n)) continue;
   const over = (t) => {

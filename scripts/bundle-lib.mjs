@@ -16,6 +16,7 @@
 // from the sources by scripts/build-cjs.mjs.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { BANNER } from './bundle-banner.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -59,8 +60,7 @@ await build({
   // load as they expect.
   packages: 'external',
   plugins: [builtinsByRequire],
-  // The require() that built-ins are loaded with (an ES module has none).
-  banner: { js: "import { createRequire as __kafkaesqueCreateRequire } from 'node:module';\nconst require = __kafkaesqueCreateRequire(import.meta.url);" },
+  banner: { js: BANNER.trimEnd() },
   sourcemap: true,
   logLevel: 'warning',
 });
