@@ -35,4 +35,5 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino({ level, base: null }, pino.destination({ dest: 2, sync: false }));
 }
 
-export const silentLogger: Logger = pino({ level: 'silent' });
+// A logger that logs nothing, without pino (src/silent-logger.ts).
+export { silentLogger } from './silent-logger.js';

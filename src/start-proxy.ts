@@ -4,7 +4,7 @@
 // fault controller, presets and control API as startCluster, and no cluster
 // model: actions and control routes that need one are refused.
 import { systemClock } from './broker/clock.js';
-import { createLogger } from './logger.js';
+import { startLogger } from './silent-logger.js';
 import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
 import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { OptionsError, checkOptions } from './options-schema.js';
@@ -67,7 +67,7 @@ export async function startProxy(input: ProxyOptions): Promise<RunningProxy> {
   refuseModelOptions(input);
   const { upstream: _upstream, ...rest } = input;
   const options = resolveOptions(rest, 'startProxy');
-  const log = options.logger ?? createLogger({ logLevel: options.logLevel, prettyLogs: options.prettyLogs });
+  const log = await startLogger(options);
   const seed = options.seed ?? randomSeed();
   const chaos = new ChaosEngine({ clock: options.clock ?? systemClock, seed, log, eventsFile: options.eventsFile });
   const advertised = options.advertisedHost ?? options.host;

@@ -6,7 +6,7 @@ import { Cluster } from './broker/cluster.js';
 import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
-import { createLogger } from './logger.js';
+import { startLogger } from './silent-logger.js';
 import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
@@ -85,7 +85,7 @@ function writeRunReport(path: string, running: RunningCluster, log: Logger): voi
 export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Promise<RunningCluster> {
   if (input.upstream !== undefined) throw new RangeError('upstream: startCluster runs the in-memory cluster; put the proxy in front of another cluster with startProxy({ upstream }) (docs/upstream.md)');
   const options = resolveOptions(input);
-  const log = options.logger ?? createLogger({ logLevel: options.logLevel, prettyLogs: options.prettyLogs });
+  const log = await startLogger(options);
   const nodeIds = options.nodeIds ?? Array.from({ length: options.brokers }, (_, i) => i);
   const cluster = new Cluster({
     nodeIds,

@@ -40,8 +40,9 @@ const real = (p: string) => {
 
 /** This package's modules that point a worker at its own cluster: the setup file and the matchers, as ES module or CommonJS, built or from source. */
 function workerSetupFiles(): Set<string> {
-  const here = dirname(fileURLToPath(import.meta.url)); // dist/jest, dist/cjs/jest or src/jest
-  const root = here.replace(/[\\/](dist[\\/]cjs|dist|src)[\\/]jest$/, '');
+  // src/jest, or dist/chunks or dist/cjs/chunks (the bundles: scripts/bundle-lib.mjs), or dist/jest, dist/cjs/jest.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = here.replace(/[\\/](dist[\\/]cjs|dist|src)[\\/](jest|chunks)$/, '');
   const files = ['dist/jest/setup.js', 'dist/jest/matchers.js', 'dist/cjs/jest/setup.js', 'dist/cjs/jest/matchers.js', 'src/jest/setup.ts', 'src/jest/matchers.ts'];
   return new Set(files.map((f) => real(join(root, f))));
 }

@@ -5,13 +5,19 @@
 // client, so each decoder is bounded and fails with a DecompressionError.
 
 import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
-import { decompress as fzstdDecompress } from 'fzstd';
 
-// snappyjs ships no type declarations: load it through require with the
-// narrow shape we use, instead of adding an ambient module stub.
+// Each codec is loaded when a payload first needs it (synchronously, by
+// require): most runs decompress nothing, and loading zlib, snappyjs and
+// fzstd cost every start ~10 ms. snappyjs ships no type declarations: the
+// narrow shape we use is declared here, instead of an ambient module stub.
 const require = createRequire(import.meta.url);
-const snappy = require('snappyjs') as { uncompress(data: Uint8Array, maxLength?: number): Uint8Array };
+type Snappy = { uncompress(data: Uint8Array, maxLength?: number): Uint8Array };
+let zlib: typeof import('node:zlib') | undefined;
+let snappy: Snappy | undefined;
+let fzstd: typeof import('fzstd') | undefined;
+const gunzip = () => (zlib ??= require('node:zlib') as typeof import('node:zlib'));
+const snappyjs = () => (snappy ??= require('snappyjs') as Snappy);
+const zstd = () => (fzstd ??= require('fzstd') as typeof import('fzstd'));
 
 /** Codec ids as stored in bits 0-2 of the batch attributes. */
 export enum Compression {
@@ -43,7 +49,7 @@ function asBuffer(data: Uint8Array): Buffer {
 }
 
 function snappyRaw(data: Uint8Array): Buffer {
-  return asBuffer(snappy.uncompress(data, MAX_DECOMPRESSED_BYTES));
+  return asBuffer(snappyjs().uncompress(data, MAX_DECOMPRESSED_BYTES));
 }
 
 function snappyDecompress(data: Buffer): Buffer {
@@ -168,7 +174,7 @@ function zstdDecompress(data: Buffer): Buffer {
     }
     if (declared > MAX_DECOMPRESSED_BYTES) throw new DecompressionError('zstd: payload too large');
   }
-  return asBuffer(fzstdDecompress(data));
+  return asBuffer(zstd().decompress(data));
 }
 
 /** Decompresses one batch payload (the bytes after the 61-byte header). */
@@ -178,7 +184,7 @@ export function decompress(codec: Compression, data: Buffer): Buffer {
       case Compression.None:
         return data;
       case Compression.Gzip:
-        return gunzipSync(data, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
+        return gunzip().gunzipSync(data, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
       case Compression.Snappy:
         return snappyDecompress(data);
       case Compression.Lz4:

@@ -44,12 +44,18 @@ function loadNative(): NativeCrc | null {
   }
 }
 
-const native = loadNative();
+// Loaded on the first checksum, not at import: dlopen and resolving the
+// platform package cost ~15 ms of every start, and a start checks no batch.
+let nativeCrc: NativeCrc | null | undefined;
 
 /** Which implementation is in use (reported by the bench). */
-export const crc32cImplementation = native ? 'native' : 'js';
+export function crc32cImplementation(): 'native' | 'js' {
+  nativeCrc ??= loadNative();
+  return nativeCrc ? 'native' : 'js';
+}
 
 export function crc32c(buf: Uint8Array, start = 0, end = buf.length): number {
+  const native = nativeCrc === undefined ? (nativeCrc = loadNative()) : nativeCrc;
   if (native) {
     const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     return native(start === 0 && end === b.length ? b : b.subarray(start, end)) >>> 0;

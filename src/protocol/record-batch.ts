@@ -7,9 +7,13 @@
 // decoded only for inspection (decodeRecords). Layout and CRC scope: see
 // protocol/kafka-3.9/README.md, "Record batch v2 (magic 2) layout".
 
-import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { Compression, decompress } from './compression.js';
 import { crc32c } from './crc32c.js';
+
+// node:zlib on first use: most runs compress nothing (src/protocol/compression.ts).
+let zlib: typeof import('node:zlib') | undefined;
+const gzipModule = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));
 
 export { Compression };
 
@@ -531,7 +535,7 @@ export function buildRecordBatch(records: RecordInput[], opts: BuildBatchOptions
   });
   const compression = opts.compression ?? Compression.None;
   const raw = w.result();
-  const payload = compression === Compression.Gzip ? gzipSync(raw) : raw;
+  const payload = compression === Compression.Gzip ? gzipModule().gzipSync(raw) : raw;
   const producerId = opts.producerId ?? NO_PRODUCER_ID;
   return assembleBatch(
     {

@@ -7,9 +7,15 @@
 // (mTLS), checked against `clientCa`; with a generated CA, a client
 // certificate signed by it is made as well.
 import { isIP } from 'node:net';
-import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
+import { createRequire } from 'node:module';
+import type { SecureContext, TLSSocket } from 'node:tls';
 import type { CertificateExtension } from 'selfsigned';
 import type { Socket } from 'node:net';
+
+// node:tls is loaded when TLS is first configured, not by every start (~9 ms).
+const require = createRequire(import.meta.url);
+let nodeTls: typeof import('node:tls') | undefined;
+const tlsModule = () => (nodeTls ??= require('node:tls') as typeof import('node:tls'));
 
 /**
  * ssl.client.auth: `required` refuses a client without a certificate its
@@ -144,7 +150,7 @@ async function generateCertificates(hosts: readonly string[], withClient: boolea
 export function tlsServing(material: TlsMaterial): TlsServing {
   const asksClients = material.clientAuth !== 'none';
   return {
-    context: createSecureContext({ cert: material.cert, key: material.key, ...(asksClients ? { ca: material.clientCa } : {}) }),
+    context: tlsModule().createSecureContext({ cert: material.cert, key: material.key, ...(asksClients ? { ca: material.clientCa } : {}) }),
     clientAuth: material.clientAuth,
   };
 }
@@ -158,7 +164,7 @@ export function tlsServing(material: TlsMaterial): TlsServing {
  * disconnected and `failed` says why.
  */
 export function serveTls(socket: Socket, serving: TlsServing, timeoutMs: number, secure: (tls: TLSSocket) => void, failed: (reason: string) => void): TLSSocket {
-  const tls = new TLSSocket(socket, {
+  const tls = new (tlsModule().TLSSocket)(socket, {
     isServer: true,
     secureContext: serving.context,
     requestCert: serving.clientAuth !== 'none',
