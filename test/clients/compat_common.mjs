@@ -7,7 +7,7 @@
 //   node test/clients/X_compat.mjs BOOTSTRAP SCENARIO TOPIC [-n N] [--partitions P]
 //        [--group G] [--txn-id ID] [--timeout S]
 
-export const SCENARIOS = ['metadata', 'produce-fetch', 'group', 'idempotent', 'transactions'];
+export const SCENARIOS = ['metadata', 'produce-fetch', 'group', 'idempotent', 'transactions', 'consumer-group'];
 
 export function parseArgs(argv, name) {
   const pos = [];

@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 
-SCENARIOS = ["metadata", "produce-fetch", "group", "idempotent", "transactions"]
+SCENARIOS = ["metadata", "produce-fetch", "group", "idempotent", "transactions", "consumer-group"]
 
 
 class Failure(Exception):

@@ -1,15 +1,17 @@
 #!/usr/bin/python3
-"""kafka-python (Debian python3-kafka) driver of the compatibility suite.
+"""kafka-python driver of the compatibility suite: Debian's python3-kafka 2.0.2
+(the old client) or kafka-python 3.x from PyPI (test/clients/.venv).
 
     /usr/bin/python3 test/clients/kafka_python_compat.py BOOTSTRAP SCENARIO TOPIC [-n N]
-        [--partitions P] [--group G] [--timeout S]
+        [--partitions P] [--group G] [--txn-id ID] [--timeout S]
+    test/clients/.venv/bin/python test/clients/kafka_python_compat.py ...
 
 One scenario per run (test/compat/README.md), one JSON summary line on stdout.
 api_version is left unset, as most applications leave it: the client probes
-the broker (ApiVersions v0) and picks its request versions from the guess,
-which the summary reports as "api_version". kafka-python 2.0.2 has no
-idempotent producer and no transactions: those scenarios are refused here
-(exit 2) and the suite does not run them.
+the broker (ApiVersions) and picks its request versions from the guess, which
+the summary reports as "api_version". kafka-python 2.0.2 has no idempotent
+producer and no transactions (both came in 2.2): with it those scenarios are
+refused here (exit 2) and the suite does not run them.
 """
 
 import sys
@@ -29,6 +31,9 @@ except ImportError:  # pragma: no cover
     sys.exit(2)
 
 PROG = "kafka_python_compat"
+# kafka-python 2.2+ has the idempotent and transactional producer (and turns
+# idempotence on by default); 2.0.2 refuses the option as unknown.
+HAS_IDEMPOTENCE = "enable_idempotence" in KafkaProducer.DEFAULT_CONFIG
 
 
 def common(args, suffix=""):
@@ -39,22 +44,27 @@ def common(args, suffix=""):
 def metadata(args, out, deadline):
     admin = KafkaAdminClient(**common(args))
     try:
-        out["api_version"] = ".".join(map(str, admin.config["api_version"]))
+        # 2.0.2 resolves api_version when the client starts; 3.x keeps it on its connection manager.
+        version = admin.config["api_version"] or getattr(getattr(admin, "_manager", None), "broker_version", None)
+        out["api_version"] = ".".join(map(str, version)) if version else None
         cluster = admin.describe_cluster()
         topics = admin.describe_topics([args.topic])
     finally:
         admin.close()
-    out["brokers"] = sorted(b["node_id"] for b in cluster["brokers"])
+    # The two lines name the fields differently: 2.0.2 its own names, 3.x the protocol's.
+    out["brokers"] = sorted(b.get("node_id", b.get("broker_id")) for b in cluster["brokers"])
     out["controller"] = cluster.get("controller_id")
-    t = next((t for t in topics if t["topic"] == args.topic), None)
+    t = next((t for t in topics if t.get("topic", t.get("name")) == args.topic), None)
     if t is None or t["error_code"] != 0:
         raise Failure(f"metadata for {args.topic}: {t['error_code'] if t else 'missing'}")
-    out["partitions"] = sorted(({"id": p["partition"], "leader": p["leader"]} for p in t["partitions"]), key=lambda p: p["id"])
+    parts = ({"id": p.get("partition", p.get("partition_index")), "leader": p.get("leader", p.get("leader_id"))} for p in t["partitions"])
+    out["partitions"] = sorted(parts, key=lambda p: p["id"])
 
 
-def produce(args, msgs, deadline, chunk=50):
+def produce(args, msgs, deadline, chunk=50, idempotent=False):
     """Sends msgs with acks=all, waiting for every acknowledgement chunk by chunk (several batches per partition)."""
-    p = KafkaProducer(acks="all", linger_ms=5, **common(args, "-producer"))
+    extra = {"enable_idempotence": idempotent} if HAS_IDEMPOTENCE else {}
+    p = KafkaProducer(acks="all", linger_ms=5, **extra, **common(args, "-producer"))
     try:
         for i in range(0, len(msgs), chunk):
             futures = [p.send(args.topic, key=m["key"].encode(), value=m["value"].encode(), partition=m["partition"])
@@ -67,23 +77,54 @@ def produce(args, msgs, deadline, chunk=50):
     return len(msgs)
 
 
-def produce_fetch(args, out, deadline):
-    msgs = messages_for(args.scenario, args.n, args.partitions)
-    out["produced"] = produce(args, msgs, deadline)
-    # No group: assign() every partition from the beginning.
-    c = KafkaConsumer(group_id=None, enable_auto_commit=False, fetch_max_wait_ms=100, **common(args, "-reader"))
+def read_back(args, out, deadline, done, isolation="read_uncommitted"):
+    """No group: assign() every partition from the beginning and read until done(read)."""
+    extra = {"isolation_level": isolation} if isolation != "read_uncommitted" else {}
+    c = KafkaConsumer(group_id=None, enable_auto_commit=False, fetch_max_wait_ms=100, **extra, **common(args, "-reader"))
     out["api_version"] = ".".join(map(str, c.config["api_version"]))
     read = []
     try:
         c.assign([TopicPartition(args.topic, p) for p in range(args.partitions)])
         c.seek_to_beginning()
-        while len(read) < len(msgs):
+        while not done(read):
             remaining(deadline, f"read-back ({len(read)} records so far)")
             for tp, records in c.poll(timeout_ms=200).items():
                 read.extend([tp.partition, r.offset, r.value.decode()] for r in records)
     finally:
         c.close(autocommit=False)
-    out["read"] = read
+    return read
+
+
+def produce_fetch(args, out, deadline, idempotent=False):
+    msgs = messages_for(args.scenario, args.n, args.partitions)
+    out["produced"] = produce(args, msgs, deadline, idempotent=idempotent)
+    out["read"] = read_back(args, out, deadline, lambda r: len(r) >= len(msgs))
+
+
+def transactions(args, out, deadline):
+    p = KafkaProducer(transactional_id=args.txn_id, transaction_timeout_ms=30000, linger_ms=5,
+                      max_block_ms=10000, **common(args, "-txn"))
+    try:
+        p.init_transactions()
+        batches = [(messages_for(tag, args.n, args.partitions), commit)
+                   for tag, commit in (("commit1", True), ("abort", False), ("commit2", True))]
+        for msgs, commit in batches:
+            p.begin_transaction()
+            futures = [p.send(args.topic, key=m["key"].encode(), value=m["value"].encode(), partition=m["partition"]) for m in msgs]
+            # Every record acknowledged before the end of the transaction, so that the aborted ones are in the log.
+            p.flush(timeout=min(10.0, remaining(deadline, "flush")))
+            for f in futures:
+                f.get(timeout=min(10.0, remaining(deadline, "produce")))
+            if commit:
+                p.commit_transaction()
+            else:
+                p.abort_transaction()
+    finally:
+        p.close(timeout=5)
+    out["produced"] = {"committed": 2 * args.n, "aborted": args.n}
+    # commit2 comes after every aborted record: once all of it is read, an aborted record would have shown.
+    want = {m["value"] for m in messages_for("commit2", args.n, args.partitions)}
+    out["read"] = read_back(args, out, deadline, lambda r: sum(1 for x in r if x[2] in want) >= len(want), "read_committed")
 
 
 def group(args, out, deadline):
@@ -151,10 +192,11 @@ def group(args, out, deadline):
 
 def main(argv):
     args = parse_args(argv, PROG)
-    if args.scenario in ("idempotent", "transactions"):
+    if args.scenario in ("idempotent", "transactions") and not HAS_IDEMPOTENCE:
         print(f'{{"ok": false, "errors": ["kafka-python {kafka.__version__} has no {args.scenario} producer"]}}')
         sys.exit(2)
-    steps = {"metadata": metadata, "produce-fetch": produce_fetch, "group": group}
+    steps = {"metadata": metadata, "produce-fetch": produce_fetch, "group": group, "transactions": transactions,
+             "idempotent": lambda a, o, d: produce_fetch(a, o, d, idempotent=True)}
     run_driver(args, f"kafka-python {kafka.__version__}", lambda out, deadline: steps[args.scenario](args, out, deadline))
 
 

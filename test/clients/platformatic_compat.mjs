@@ -69,10 +69,11 @@ async function produceFetch(out, deadline, idempotent) {
   out.read = await readBack(`${args.group}-reader`, 0, (r) => r.length >= msgs.length, deadline);
 }
 
-async function group(out, deadline) {
+// groupProtocol 'consumer' is KIP-848's (consumer-group), which kafkaesque does not serve yet.
+async function group(out, deadline, groupProtocol = 'classic') {
   const members = ['a', 'b'].map((name) => ({
     name,
-    consumer: new Consumer({ ...base, clientId: `${base.clientId}-${name}`, groupId: args.group, deserializers: stringDeserializers, ...groupOptions }),
+    consumer: new Consumer({ ...base, clientId: `${base.clientId}-${name}`, groupId: args.group, deserializers: stringDeserializers, ...groupOptions, groupProtocol }),
     assigned: null,
     read: [],
     error: null,
@@ -146,6 +147,7 @@ await runDriver(args, `@platformatic/kafka ${version}`, async (out, deadline) =>
   else if (args.scenario === 'produce-fetch') await produceFetch(out, deadline, false);
   else if (args.scenario === 'idempotent') await produceFetch(out, deadline, true);
   else if (args.scenario === 'group') await group(out, deadline);
+  else if (args.scenario === 'consumer-group') await group(out, deadline, 'consumer');
   else if (args.scenario === 'transactions') await transactions(out, deadline);
   else throw new Failure(`unknown scenario ${args.scenario}`);
 });

@@ -1,9 +1,10 @@
 // The clients of the compatibility suite: how each one's driver is run, what
 // it cannot do (and why), and where it comes from. Drivers live in
-// test/clients/*_compat.*; scripts/install-test-clients.sh installs the
-// Debian ones.
+// test/clients/ (*_compat.*, go/, java/compat/); scripts/install-test-clients.sh
+// installs every client that npm ci does not: today's from PyPI (a venv), the
+// Go module proxy and Maven Central, the old ones from Debian.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioId } from './scenarios.js';
@@ -67,10 +68,84 @@ function onPath(cmd: string): boolean {
 
 const hint = 'run scripts/install-test-clients.sh (npm run test:compat does)';
 
-// Debian's Go sources of sarama, built in GOPATH mode: no module proxy, no network.
+// Today's Python clients from PyPI, in a venv of their own (git-ignored).
+const venvPython = join(root, 'test/clients/.venv/bin/python');
+
+function venvVersion(dist: string): string | null {
+  if (!existsSync(venvPython)) return null;
+  try {
+    const code = `import importlib.metadata as m; print(m.version(${JSON.stringify(dist)}))`;
+    return execFileSync(venvPython, ['-c', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+// The Go drivers: one module (test/clients/go), built offline from the module
+// cache that the install script filled; the old sarama from Debian's sources.
+const goModule = join(root, 'test/clients/go');
 const GOPATH = '/usr/share/gocode';
 const SARAMA_PKG = 'golang-github-shopify-sarama-dev';
-let saramaDir: string | null = null;
+let goBinDir: string | null = null;
+
+function goEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  // GOPROXY=off makes any attempt to download fail loudly; GOTOOLCHAIN=local keeps to the machine's Go.
+  return { ...process.env, GOFLAGS: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'kafkaesque-go-cache'), ...extra };
+}
+
+function goVersion(): string {
+  try {
+    return execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+  } catch {
+    return '(missing)';
+  }
+}
+
+/** The version of a module that test/clients/go requires, or null when it is not in the module cache. */
+function goModuleVersion(path: string): string | null {
+  try {
+    const out = execFileSync('go', ['list', '-m', '-json', path], { cwd: goModule, encoding: 'utf8', env: goEnv({}), stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
+    const m = JSON.parse(out) as { Version?: string; Dir?: string };
+    return m.Dir && m.Version ? m.Version : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Builds one Go driver into the run's temporary folder and returns the binary's path. */
+function goBuild(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
+  goBinDir ??= mkdtempSync(join(tmpdir(), 'kafkaesque-go-'));
+  const bin = join(goBinDir, name);
+  try {
+    execFileSync('go', ['build', '-o', bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+  } catch (err) {
+    const e = err as { stderr?: Buffer; message: string };
+    const lines = String(e.stderr ?? e.message).split('\n').filter((l) => l && !/warning|deprecated|cgo-gcc-prolog|zstd\.h|^\s|In file included/.test(l));
+    throw new Error(`cannot build the ${name} driver offline: ${lines.slice(0, 3).join(' | ') || e.message} (${hint})`);
+  }
+  return bin;
+}
+
+const goBin = (name: string) => join(goBinDir ?? '/nonexistent', name);
+
+function goCleanup(): void {
+  if (goBinDir) rmSync(goBinDir, { recursive: true, force: true });
+  goBinDir = null;
+}
+
+// The Java client's driver: kafka-clients 4.x from Maven Central, built by test/clients/java/compat/build.sh.
+const javaCompat = join(root, 'test/clients/java/compat');
+
+function javaClientJar(): string | null {
+  try {
+    return readdirSync(join(javaCompat, 'lib')).find((f) => /^kafka-clients-.*\.jar$/.test(f)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// KIP-848's consumer protocol: none of these clients has it.
+const noKip848 = (client: string) => `${client} has only the classic group protocol (no KIP-848 group.protocol=consumer)`;
 
 export const clientSpecs: ClientSpec[] = [
   {
@@ -79,7 +154,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `npm kafkajs ${npmVersion('kafkajs')}`,
     missing: () => (existsSync(join(root, 'node_modules/kafkajs')) ? null : 'kafkajs is not installed: npm ci'),
     command: () => [process.execPath, [clients('kafkajs_compat.mjs')]],
-    unsupported: {},
+    unsupported: { 'consumer-group': noKip848('kafkajs 2.2.4') },
     notes: 'No assign() in kafkajs: every read-back is a consumer group of its own reading from the beginning. The two group members are two consumers in one process; offsets are committed with commitOffsets() after reading.',
   },
   {
@@ -93,72 +168,135 @@ export const clientSpecs: ClientSpec[] = [
       'Version 1.x is the newest line that supports Node 20 (2.x needs Node 22). Its Consumer always has a groupId: read-backs are groups of their own from the earliest offset. It negotiates versions with ApiVersions and uses flexible versions (Metadata v12, Fetch v17 …). Two Consumers in one process form the group; offsets are committed with commit(). The group driver waits 1 s between the rebalance and the first produce, to work around a client bug this suite found: the MessagesStream hands over the records of a Fetch that was sent under the previous assignment (it never compares them with the current one), so member a, whose long poll for all four partitions was still in flight, read 25 records of member b\'s partitions and they were consumed twice. Unchanged upstream as of 2.9.0.',
   },
   {
+    id: 'java',
+    name: 'Java (kafka-clients 4)',
+    source: () => `Maven Central ${javaClientJar()?.replace(/^kafka-clients-(.*)\.jar$/, 'kafka-clients $1') ?? 'kafka-clients (missing)'} (test/clients/java/compat/pom.xml)`,
+    missing: () => {
+      if (!onPath('java')) return `java is missing (default-jdk-headless): ${hint}`;
+      if (!javaClientJar() || !existsSync(join(javaCompat, 'classes/Compat.class'))) return `the Java driver is not built (test/clients/java/compat/build.sh): ${hint}`;
+      return null;
+    },
+    // The JVM's start-up is most of a short run on 2 cores: C1 only, a small serial heap.
+    command: () => ['java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx256m', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', `${join(javaCompat, 'lib')}/*:${join(javaCompat, 'classes')}`, 'Compat']],
+    unsupported: {},
+    notes:
+      'The client everything on the JVM is built on (Spring Kafka, Kafka Streams …). It negotiates versions with ApiVersions. Its producer is idempotent by default: produce/fetch sets enable.idempotence=false, the idempotent producer leaves it on, the transactional one uses initTransactions/beginTransaction/commitTransaction/abortTransaction (every record acknowledged before the end). Read-backs assign() every partition with no group.id (the Java consumer then sends no group request). The group members are two KafkaConsumers (group.protocol=classic), each polled from its own thread; offsets are committed with commitSync(), close() leaves the group.',
+  },
+  {
+    id: 'confluent-kafka',
+    name: 'confluent-kafka-python 2 (bundled librdkafka)',
+    source: () => `PyPI confluent-kafka ${venvVersion('confluent-kafka') ?? '(missing)'} (test/clients/.venv)`,
+    missing: () => (venvVersion('confluent-kafka') ? null : `confluent-kafka is not in test/clients/.venv: ${hint}`),
+    command: () => [venvPython, [clients('rdkafka_compat.py')]],
+    unsupported: {},
+    notes: 'The same driver as the old librdkafka row (rdkafka_compat.py), on the librdkafka that the PyPI wheel bundles.',
+  },
+  {
+    id: 'kafka-python',
+    name: 'kafka-python 3',
+    source: () => `PyPI kafka-python ${venvVersion('kafka-python') ?? '(missing)'} (test/clients/.venv)`,
+    missing: () => (venvVersion('kafka-python') ? null : `kafka-python is not in test/clients/.venv: ${hint}`),
+    command: () => [venvPython, [clients('kafka_python_compat.py')]],
+    unsupported: { 'consumer-group': noKip848('kafka-python 3.0.12') },
+    notes:
+      "The same driver as the old kafka-python row (kafka_python_compat.py). api_version is left unset: the client asks ApiVersions and guesses the broker's version from the reply. Its producer is idempotent by default: produce/fetch sets enable_idempotence=False. Transactions: init_transactions/begin_transaction/commit_transaction/abort_transaction, every record acknowledged before the end; the read-back is an assign()ed consumer with isolation_level=read_committed.",
+  },
+  {
+    id: 'sarama',
+    name: 'IBM/sarama (Go)',
+    source: () => `Go module github.com/IBM/sarama ${goModuleVersion('github.com/IBM/sarama') ?? '(not downloaded)'}, ${goVersion()}`,
+    missing: () => {
+      if (!onPath('go')) return `go is missing: ${hint}`;
+      return goModuleVersion('github.com/IBM/sarama') ? null : `github.com/IBM/sarama is not in the Go module cache: ${hint}`;
+    },
+    async prepare() {
+      goBuild('sarama', ['./sarama'], goModule, goEnv({ GO111MODULE: 'on', GOFLAGS: '-mod=readonly' }));
+    },
+    command: () => [goBin('sarama'), []],
+    unsupported: { 'consumer-group': noKip848('IBM/sarama 1.61.1') },
+    notes:
+      "A module build of test/clients/go (go.mod pins the version), the same driver source as the old sarama row. Config.Version is sarama.MaxVersion: sarama does not negotiate, it sends the versions that Config.Version implies. Transactions: a SyncProducer with Producer.Transaction.ID, BeginTxn/CommitTxn/AbortTxn; the read-back is ConsumePartition with Consumer.IsolationLevel=ReadCommitted.",
+    cleanup: goCleanup,
+  },
+  {
+    id: 'franz-go',
+    name: 'franz-go (Go)',
+    source: () => `Go module github.com/twmb/franz-go ${goModuleVersion('github.com/twmb/franz-go') ?? '(not downloaded)'}, ${goVersion()}`,
+    missing: () => {
+      if (!onPath('go')) return `go is missing: ${hint}`;
+      return goModuleVersion('github.com/twmb/franz-go') ? null : `github.com/twmb/franz-go is not in the Go module cache: ${hint}`;
+    },
+    async prepare() {
+      goBuild('franz', ['./franz'], goModule, goEnv({ GO111MODULE: 'on', GOFLAGS: '-mod=readonly' }));
+    },
+    command: () => [goBin('franz'), []],
+    unsupported: {},
+    notes:
+      'A module build of test/clients/go/franz. franz-go negotiates versions with ApiVersions; its producer is idempotent by default, so produce/fetch sets DisableIdempotentWrite. Metadata comes from kadm. Read-backs are ConsumePartitions from the start (no group). The group members are two clients with ConsumerGroup and the default cooperative-sticky balancer (partitions added and revoked incrementally), polled from a goroutine each; offsets are committed with CommitUncommittedOffsets, Close() leaves the group. Transactions: TransactionalID, BeginTransaction, ProduceSync, EndTransaction(TryCommit or TryAbort); the read-back uses FetchIsolationLevel(ReadCommitted).',
+    cleanup: goCleanup,
+  },
+  {
     id: 'rdkafka',
-    name: 'librdkafka (confluent-kafka-python)',
+    name: 'librdkafka 2.0 (confluent-kafka-python 1.7, old client)',
     source: () => `Debian python3-confluent-kafka ${debVersion('python3-confluent-kafka') ?? '(missing)'}, librdkafka1 ${debVersion('librdkafka1') ?? '(missing)'}`,
     missing: () => (pythonImports('confluent_kafka') ? null : `python3-confluent-kafka is missing: ${hint}`),
     command: () => [debianPython, [clients('rdkafka_compat.py')]],
-    unsupported: {},
+    unsupported: { 'consumer-group': 'librdkafka 2.0.2 predates group.protocol=consumer (KIP-848 came in later 2.x releases)' },
     notes: 'Read-backs assign() every partition at offset 0 (a group.id is set because the python client requires one; no group is joined). The group members are two Consumers polled in turn from one thread; offsets are committed with commit(asynchronous=False). The aborted transaction is flushed before abort_transaction(), which would otherwise purge unsent records.',
   },
   {
     id: 'kcat',
-    name: 'kcat',
+    name: 'kcat 1.7 (librdkafka 2.0, old client)',
     source: () => `Debian kcat ${debVersion('kcat') ?? '(missing)'} (librdkafka ${debVersion('librdkafka1') ?? '?'})`,
     missing: () => (onPath('kcat') ? null : `kcat is missing: ${hint}`),
     command: () => [process.execPath, [clients('kcat_compat.mjs')]],
-    unsupported: {},
+    unsupported: { 'consumer-group': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates group.protocol=consumer' },
     notes:
       "kcat cannot choose a partition per line: messages go as `key:value` lines (-K :) and librdkafka's partitioner spreads them by key. Read-backs are `kcat -C -o beginning -e` (the simple consumer, no group). The group is two `kcat -G` processes, stopped with SIGTERM, which commits (auto-commit) and leaves. Transactions use `-X transactional.id`: all of stdin is one transaction, committed when stdin closes; an abort is SIGTERM once the records are in the log, with stdin padded to whole KiB because kcat reads it in 1024-byte fread()s.",
   },
   {
-    id: 'kafka-python',
-    name: 'kafka-python',
+    id: 'kafka-python-2',
+    name: 'kafka-python 2.0 (old client)',
     source: () => `Debian python3-kafka ${debVersion('python3-kafka') ?? '(missing)'}`,
     missing: () => (pythonImports('kafka') ? null : `python3-kafka is missing: ${hint}`),
     command: () => [debianPython, [clients('kafka_python_compat.py')]],
     unsupported: {
       idempotent: 'kafka-python 2.0.2 has no idempotent producer (added in kafka-python 2.2)',
       transactions: 'kafka-python 2.0.2 has no transactional producer (added in kafka-python 2.2)',
+      'consumer-group': noKip848('kafka-python 2.0.2'),
     },
     notes:
       "api_version is left unset, as most applications leave it: the client sends ApiVersions v0, guesses the broker's version from the reply, and uses fixed request versions for that guess. Read-backs assign() every partition (group_id=None). Each group member polls from its own thread: kafka-python's poll() blocks during a rebalance until the group is joined, and the broker waits for both members.",
   },
   {
-    id: 'sarama',
-    name: 'sarama (Go)',
-    source: () => `Debian ${SARAMA_PKG} ${debVersion(SARAMA_PKG) ?? '(missing)'}, golang-go ${debVersion('golang-go') ?? '(missing)'}`,
+    id: 'sarama-1.22',
+    name: 'sarama 1.22 (Go, old client)',
+    source: () => `Debian ${SARAMA_PKG} ${debVersion(SARAMA_PKG) ?? '(missing)'}, ${goVersion()}`,
     missing: () => {
       if (!onPath('go')) return `go is missing (golang-go): ${hint}`;
       if (!existsSync(join(GOPATH, 'src/github.com/Shopify/sarama'))) return `${SARAMA_PKG} is missing: ${hint}`;
       return null;
     },
     async prepare() {
-      saramaDir = mkdtempSync(join(tmpdir(), 'kafkaesque-sarama-'));
+      // GOPATH mode against Debian's sources, offline: a GOPATH of links in
+      // front of Debian's makes github.com/IBM/sarama (the driver's import)
+      // Debian's Shopify/sarama 1.22, and holds the driver's own packages.
+      goBinDir ??= mkdtempSync(join(tmpdir(), 'kafkaesque-go-'));
+      const gopath = join(goBinDir, 'gopath');
+      mkdirSync(join(gopath, 'src/github.com/IBM'), { recursive: true });
+      mkdirSync(join(gopath, 'src/kafkaesque/test/clients'), { recursive: true });
+      symlinkSync(join(GOPATH, 'src/github.com/Shopify/sarama'), join(gopath, 'src/github.com/IBM/sarama'));
+      symlinkSync(goModule, join(gopath, 'src/kafkaesque/test/clients/go'));
       const version = (debVersion(SARAMA_PKG) ?? 'unknown').replace(/-[^-]*$/, '');
-      try {
-        execFileSync('go', ['build', '-o', join(saramaDir, 'sarama_compat'), '-ldflags', `-X main.saramaVersion=${version}`, clients('sarama_compat.go')], {
-          cwd: root,
-          // GOPATH mode against Debian's sources; GOPROXY=off makes any attempt to download fail loudly.
-          env: { ...process.env, GO111MODULE: 'off', GOPATH, GOFLAGS: '', GOPROXY: 'off', GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'kafkaesque-go-cache') },
-          stdio: ['ignore', 'pipe', 'pipe'],
-          timeout: 240_000,
-        });
-      } catch (err) {
-        const e = err as { stderr?: Buffer; message: string };
-        const lines = String(e.stderr ?? e.message).split('\n').filter((l) => l && !/warning|deprecated|cgo-gcc-prolog|zstd\.h|^\s|In file included/.test(l));
-        throw new Error(`cannot build the sarama driver offline: ${lines.slice(0, 3).join(' | ') || e.message}`);
-      }
+      goBuild('sarama-1.22', ['-tags', 'sarama122', '-ldflags', `-X main.saramaVersion=${version}`, 'kafkaesque/test/clients/go/sarama'], gopath, goEnv({ GO111MODULE: 'off', GOPATH: `${gopath}:${GOPATH}` }));
     },
-    command: () => [join(saramaDir ?? '/nonexistent', 'sarama_compat'), []],
+    command: () => [goBin('sarama-1.22'), []],
     unsupported: {
       transactions: 'sarama 1.22 has no transactional producer (added in sarama 1.37; Debian bookworm packages 1.22.1)',
+      'consumer-group': noKip848('sarama 1.22'),
     },
     notes:
-      "Built offline from Debian's packaged sources in GOPATH mode (GO111MODULE=off GOPATH=/usr/share/gocode). Config.Version is sarama.MaxVersion (2.2.0): sarama does not negotiate, it sends the versions that Config.Version implies, and its default (0.8.2) predates record batches, idempotence and consumer groups. Read-backs use ConsumePartition from the oldest offset (no group). The group is two ConsumerGroups; marked offsets are committed by the offset manager and on Close(). With the default Config.Version the first Produce (v0, a magic 0 message set) is refused with UNSUPPORTED_FOR_MESSAGE_FORMAT: kafkaesque does not convert magic 0/1 (docs/unsupported.md). (Debian's kafka-go, 0.2.1, is older than its consumer-group support and was not used.)",
-    cleanup() {
-      if (saramaDir) rmSync(saramaDir, { recursive: true, force: true });
-      saramaDir = null;
-    },
+      "The driver of IBM/sarama (test/clients/go/sarama), built offline from Debian's packaged sources in GOPATH mode (GO111MODULE=off, Debian's /usr/share/gocode behind a GOPATH that points github.com/IBM/sarama at its Shopify/sarama), with the sarama122 tag that leaves out the transactions. Config.Version is sarama.MaxVersion (2.2.0): sarama does not negotiate, it sends the versions that Config.Version implies, and its default (0.8.2) predates record batches, idempotence and consumer groups. Read-backs use ConsumePartition from the oldest offset (no group). The group is two ConsumerGroups; marked offsets are committed by the offset manager and on Close(). With the default Config.Version the first Produce (v0, a magic 0 message set) is refused with UNSUPPORTED_FOR_MESSAGE_FORMAT: kafkaesque does not convert magic 0/1 (docs/unsupported.md). (Debian's kafka-go, 0.2.1, is older than its consumer-group support and was not used.)",
+    cleanup: goCleanup,
   },
 ];
