@@ -37,7 +37,7 @@ export class ReferenceBuildError extends Error {
   }
 }
 
-function isExecutable(file) {
+export function isExecutable(file) {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
@@ -83,8 +83,11 @@ function sleepSync(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Take bench/.ref/.build-lock; returns false if another process built it meanwhile. */
-function acquireLock(lockDir) {
+/**
+ * Take a build lock (a folder under bench/.ref/); returns false if another
+ * process built `product` meanwhile. bench/lib/kfake.mjs takes one too.
+ */
+export function acquireLock(lockDir, product = mockBin) {
   const deadline = Date.now() + BUILD_TIMEOUT_MS;
   for (;;) {
     try {
@@ -93,7 +96,7 @@ function acquireLock(lockDir) {
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
     }
-    if (isExecutable(mockBin)) return false;
+    if (isExecutable(product)) return false;
     try {
       if (Date.now() - fs.statSync(lockDir).mtimeMs > LOCK_STALE_MS) {
         fs.rmSync(lockDir, { recursive: true, force: true });
@@ -103,7 +106,7 @@ function acquireLock(lockDir) {
       continue;
     }
     if (Date.now() > deadline) {
-      throw new ReferenceBuildError(`timed out waiting for another build of the reference broker (${lockDir})`);
+      throw new ReferenceBuildError(`timed out waiting for another build of ${path.basename(product)} (${lockDir})`);
     }
     sleepSync(500);
   }

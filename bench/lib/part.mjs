@@ -92,7 +92,8 @@ export function parsePartArgs(part, argv) {
     else o[k] = Number(v);
   }
   const which = values.targets.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = part.targets ?? ['mock', 'ours', 'proxy'];
+  // kfake answers whatever a part asks of a broker, so every part takes it.
+  const known = [...(part.targets ?? ['mock', 'ours', 'proxy']), 'kfake'];
   const unknown = which.filter((t) => !known.includes(t));
   if (unknown.length) throw new Error(`--targets: unknown ${unknown.join(', ')} (${known.join(', ')})`);
   const specs = targetSpecs({ which });

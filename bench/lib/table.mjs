@@ -1,5 +1,6 @@
 // One compact table per bench part: a column per target, then ratios to the
-// reference (x/mock) and the proxy's cost (proxy/ours).
+// reference (x/mock), to kfake (ours/kfake, proxy/kfake) and the proxy's
+// cost (proxy/ours).
 import { fmt } from './stats.mjs';
 
 /**
@@ -10,6 +11,7 @@ export function ratioTable(summary, rows, { title = 'figure (median)' } = {}) {
   const names = Object.keys(summary);
   const ratios = [];
   for (const n of names) if (n !== 'mock' && names.includes('mock')) ratios.push([n, 'mock']);
+  for (const n of ['ours', 'proxy']) if (names.includes(n) && names.includes('kfake')) ratios.push([n, 'kfake']);
   if (names.includes('ours') && names.includes('proxy')) ratios.push(['proxy', 'ours']);
   const head = [title, ...names, ...ratios.map(([a, b]) => `${a}/${b}`), 'better'];
   // A figure no target has (a part run without it) takes no row.

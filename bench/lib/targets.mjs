@@ -3,16 +3,22 @@
 //   mock   librdkafka's mock cluster (the reference, bench/.ref/bin/mock-cluster-new)
 //   ours   kafkaesque, clients straight to the brokers (start --no-proxy)
 //   proxy  kafkaesque through its chaos proxy with no rules (start's default)
+//   kfake  franz-go's in-memory fake cluster, a Go process (bench/kfake/, built on
+//          first use by lib/kfake.mjs into bench/.ref/bin/)
+//   kafka  Apache Kafka 4.1.1, one KRaft node in a JVM (scripts/real-kafka.mjs; jars
+//          fetched with Maven on first use); slow to start: give it readyTimeoutMs 120000
 //   floor  not a broker: a Node.js process that answers Produce with canned
 //          responses and keeps the frames (lib/floor-broker.mjs), to show
 //          what Node's sockets cost before any Kafka logic (produce only)
 //
-// Ratios are x/mock for ours and proxy, and proxy/ours for the proxy's cost.
+// Ratios are x/mock for every target, x/kfake for ours and proxy when kfake
+// runs, and proxy/ours for the proxy's cost.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { mockClusterPath } from '../reference.mjs';
+import { kfakePath } from './kfake.mjs';
 
 const benchDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const repoDir = path.dirname(benchDir);
@@ -21,6 +27,28 @@ export const oursCli = path.join(repoDir, 'dist', 'cli.js');
 /** librdkafka's mock cluster (bench/.ref/bin/mock-cluster-new). */
 export function mockSpec(bin = mockClusterPath()) {
   return { name: 'mock', command: bin, args: ['-T', '{lifetime}', '{topicArgs}', '{brokers}'], topics: 'args' };
+}
+
+/** franz-go's kfake (bench/kfake/main.go); prints the same JSON ready line as ours. */
+export function kfakeSpec(bin = kfakePath()) {
+  return {
+    name: 'kfake',
+    command: bin,
+    args: ['-brokers', '{brokers}', '-port', '{port}', '-lifetime', '{lifetime}', '{topicArgs}'],
+    topics: 'args',
+    topicFlag: '-t',
+  };
+}
+
+/** A real Kafka node (scripts/real-kafka.mjs start): one broker, whatever {brokers} says. */
+export function kafkaSpec() {
+  return {
+    name: 'kafka',
+    command: process.execPath,
+    args: [path.join(repoDir, 'scripts', 'real-kafka.mjs'), 'start', '--port', '{port}', '--lifetime', '{lifetime}'],
+    topics: 'admin',
+    readyTimeoutMs: 120_000,
+  };
 }
 
 /** kafkaesque's CLI: node dist/cli.js start --json --brokers N --port P [extra...]. */
@@ -57,6 +85,7 @@ export function floorSpec() {
 export function targetSpecs({ which = ['mock', 'ours', 'proxy'], cli = oursCli, extraArgs = [] } = {}) {
   const specs = [];
   if (which.includes('mock')) specs.push(mockSpec());
+  if (which.includes('kfake')) specs.push(kfakeSpec());
   const haveOurs = fs.existsSync(cli);
   if (!haveOurs && (which.includes('ours') || which.includes('proxy'))) {
     process.stderr.write(`${path.relative(process.cwd(), cli)} is missing (npm run build): measuring the mock alone\n`);
