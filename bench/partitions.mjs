@@ -3,7 +3,7 @@
 // record to each partition, and the broker's memory at each step; against
 // the mock and ours (add proxy with --targets).
 //
-//   npm run build && node bench/partitions.mjs [--partitions 10000]
+//   npm run build && node bench/partitions.mjs [--partitions 10000] [--settle 20]
 //   npm run bench -- partitions
 import { memory } from './lib/proc.mjs';
 import { interleavedRuns, summarizeRuns, withBroker } from './lib/runs.mjs';
@@ -25,7 +25,9 @@ export const method = `Method (many partitions)
                 every partition must answer NONE.
   memory        VmRSS of the broker process before the topic (ours), after it exists, after the produce;
                 per-partition = (after create - before) / P (ours) or (with topic - without topic) / P
-                (mock: a second mock spawned without it).`;
+                (mock: a second mock spawned without it). "settled": the same after S s with nothing asked
+                (--settle, 0 = not), both before and after the topic, once the garbage of start-up and of
+                making the topic is collected; per-partition settled = (settled after - settled before) / P.`;
 
 async function oneRun({ spec }, o, log) {
   // The mock has no CreateTopics: it gets the topic at start, and its memory
@@ -37,6 +39,13 @@ async function oneRun({ spec }, o, log) {
   return withBroker(spec, { brokers: o.brokers, lifetime: o.timeout, topics }, (broker) => measure(spec, broker, withTopicAtStart, r, o, log));
 }
 
+/**
+ * Waits --settle seconds with nothing asked: what a process keeps, once the
+ * garbage of making it is gone (V8's memory reducer collects and shrinks the
+ * young generation ~8 s after allocation stops; Go's scavenger returns pages).
+ */
+const settle = (o) => new Promise((resolve) => setTimeout(resolve, o.settle * 1000));
+
 async function measure(spec, broker, withTopicAtStart, r, o, log) {
   const clients = new Map();
   try {
@@ -45,6 +54,10 @@ async function measure(spec, broker, withTopicAtStart, r, o, log) {
     clients.set(-1, first);
     if (!withTopicAtStart) {
       r.rssBeforeMB = memory(broker.pid).rss / 1e6;
+      if (o.settle > 0) {
+        await settle(o);
+        r.rssBeforeSettledMB = memory(broker.pid).rss / 1e6;
+      }
       // CreateTopics goes to the controller, as Kafka's clients send it
       // (kfake answers NOT_CONTROLLER elsewhere; ours takes it anywhere).
       const meta = await first.request(API.Metadata, 4, { topics: [], allowAutoTopicCreation: false });
@@ -58,6 +71,11 @@ async function measure(spec, broker, withTopicAtStart, r, o, log) {
       if (code !== 0) throw new Error(`CreateTopics answered error ${code}: ${res.topics[0]?.errorMessage}`);
     }
     r.rssCreatedMB = memory(broker.pid).rss / 1e6;
+    if (o.settle > 0) {
+      await settle(o);
+      r.rssSettledMB = memory(broker.pid).rss / 1e6;
+      r.rssPerPartitionSettledKB = ((r.rssSettledMB - (r.rssBeforeSettledMB ?? r.rssBeforeMB)) * 1000) / o.partitions;
+    }
     const mdReq = { topics: [{ name: TOPIC }], allowAutoTopicCreation: false };
     let md = await first.request(API.Metadata, 4, mdReq);
     const times = [];
@@ -97,7 +115,7 @@ async function measure(spec, broker, withTopicAtStart, r, o, log) {
   }
 }
 
-const KEYS = ['readyMs', 'createMs', 'metadataMs', 'produceMs', 'rssBeforeMB', 'rssCreatedMB', 'rssProducedMB', 'rssPerPartitionKB'];
+const KEYS = ['readyMs', 'createMs', 'metadataMs', 'produceMs', 'rssBeforeMB', 'rssBeforeSettledMB', 'rssCreatedMB', 'rssSettledMB', 'rssProducedMB', 'rssPerPartitionKB', 'rssPerPartitionSettledKB'];
 
 export async function run(specs, o, log) {
   const { results, errors } = await interleavedRuns(specs, { runs: o.runs, what: 'partitions', log }, (r) => oneRun(r, o, log));
@@ -111,9 +129,12 @@ const ROWS = [
   ['Metadata for the topic (ms)', 'metadataMs', 1, 'lower'],
   ['produce 1 record to each (ms)', 'produceMs', 0, 'lower'],
   ['RSS before the topic (MB)', 'rssBeforeMB', 1, 'lower'],
+  ['  the same, settled (MB)', 'rssBeforeSettledMB', 1, 'lower'],
   ['RSS with the topic (MB)', 'rssCreatedMB', 1, 'lower'],
+  ['  the same, settled (MB)', 'rssSettledMB', 1, 'lower'],
   ['RSS after the produce (MB)', 'rssProducedMB', 1, 'lower'],
   ['RSS per partition (KB)', 'rssPerPartitionKB', 2, 'lower'],
+  ['  the same, settled (KB)', 'rssPerPartitionSettledKB', 2, 'lower'],
 ];
 
 export function formatTable(result) {
@@ -126,8 +147,9 @@ export const part = {
   name: 'partitions',
   options: {
     partitions: { type: 'string', default: '10000' },
+    settle: { type: 'string', default: '20' },
   },
-  defaults: { timeout: 120, targets: 'mock,ours' },
+  defaults: { timeout: 240, targets: 'mock,ours' },
   run,
   method,
   formatTable,

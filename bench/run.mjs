@@ -29,8 +29,9 @@ const PARTS = {
   kafkajs: { file: 'throughput.mjs', args: ['--startup-runs', '0'], quick: ['--quick'], bound: 180, what: 'kafkajs produce and fetch throughput, broker CPU and memory' },
   rdkafka: { file: 'rdkafka.mjs', args: [], quick: ['--messages', '200000', '--runs', '1'], bound: 180, what: 'librdkafka (confluent_kafka) produce and consume throughput, broker CPU' },
   latency: { file: 'latency.mjs', args: [], quick: ['--count', '500'], bound: 150, what: 'p50/p99/max of single acks=all produces, kafkajs and librdkafka' },
-  partitions: { file: 'partitions.mjs', args: [], quick: [], bound: 150, what: '10,000 partitions: create, Metadata, produce to each, memory' },
+  partitions: { file: 'partitions.mjs', args: [], quick: ['--settle', '0'], bound: 240, what: '10,000 partitions: create, Metadata, produce to each, memory' },
   connections: { file: 'connections.mjs', args: [], quick: [], bound: 150, what: '500 connections held: open, memory, produce on a sample' },
+  idle: { file: 'idle.mjs', args: [], quick: ['--runs', '1'], bound: 180, what: 'an idle broker\'s RSS, beside a bare Node.js HTTP server' },
   cpu: { file: 'cpu.mjs', args: [], quick: ['--runs', '2'], bound: 240, what: 'broker CPU for the same produce traffic (fixed wire load, librdkafka), ratio to the mock' },
 };
 
@@ -56,6 +57,8 @@ const HEADLINE = [
   ['partitions', '10k partitions: Metadata (ms)', 'metadataMs', 1, 'lower'],
   ['partitions', '10k partitions: produce to each (ms)', 'produceMs', 0, 'lower'],
   ['partitions', '10k partitions: RSS (MB)', 'rssProducedMB', 1, 'lower'],
+  ['partitions', '10k partitions: RSS per partition, settled (KB)', 'rssPerPartitionSettledKB', 2, 'lower'],
+  ['idle', 'idle RSS, settled (MiB)', 'rssSettledMiB', 1, 'lower'],
   ['connections', '500 connections: open (ms)', 'openMs', 0, 'lower'],
   ['connections', '500 connections: RSS per conn (KB)', 'rssPerConnectionKB', 1, 'lower'],
 ];

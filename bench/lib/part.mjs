@@ -4,14 +4,14 @@
 // a hard time bound that kills the brokers if the part overruns, the JSON
 // results and the printed method and table.
 //
-//   node bench/<part>.mjs [--targets mock,ours,proxy] [--json FILE|-] [--quiet] [--timeout S] [part options]
+//   node bench/<part>.mjs [--targets mock,ours,proxy] [--baseline CLI] [--json FILE|-] [--quiet] [--timeout S] [part options]
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { killAll } from './broker-process.mjs';
-import { targetSpecs } from './targets.mjs';
+import { oursSpec, targetSpecs } from './targets.mjs';
 
 /**
  * part: { name (bench/<name>.mjs), options (node:util parseArgs options of
@@ -65,6 +65,8 @@ function optionsOf(part) {
     timeout: { type: 'string', default: String(d.timeout) },
     json: { type: 'string', hint: 'FILE' },
     quiet: { type: 'boolean', default: false },
+    // Another build of ours as target "base" (e.g. one from before a change), in the same interleaved runs.
+    ...(part.options?.baseline ? {} : { baseline: { type: 'string', hint: 'CLI' } }),
   };
 }
 
@@ -85,7 +87,7 @@ export function parsePartArgs(part, argv) {
   if (values.help) return { help: true };
   const o = {};
   for (const [k, v] of Object.entries(values)) {
-    if (typeof v !== 'string' || k === 'targets' || k === 'json' || part.stringOptions?.includes(k)) o[k] = v;
+    if (typeof v !== 'string' || k === 'targets' || k === 'json' || k === 'baseline' || part.stringOptions?.includes(k)) o[k] = v;
     else if (!Number.isFinite(Number(v)) || Number(v) < 0) throw new Error(`--${k} needs a number >= 0, got ${v}`);
     else o[k] = Number(v);
   }
@@ -94,7 +96,13 @@ export function parsePartArgs(part, argv) {
   const known = [...(part.targets ?? ['mock', 'ours', 'proxy']), 'kfake'];
   const unknown = which.filter((t) => !known.includes(t));
   if (unknown.length) throw new Error(`--targets: unknown ${unknown.join(', ')} (${known.join(', ')})`);
-  return { o, specs: targetSpecs({ which }), json: values.json, quiet: values.quiet };
+  const specs = targetSpecs({ which });
+  if (values.baseline && !part.options?.baseline) {
+    const cli = path.resolve(values.baseline);
+    if (!fs.existsSync(cli)) throw new Error(`--baseline: ${cli} not found`);
+    specs.push(oursSpec(cli, ['--no-proxy', '--log-level', 'warn'], 'base'));
+  }
+  return { o, specs, json: values.json, quiet: values.quiet };
 }
 
 /** Runs partMain when the file is the entry point. */

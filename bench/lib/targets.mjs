@@ -79,6 +79,20 @@ export function floorSpec() {
 }
 
 /**
+ * Not a broker: a bare node:http server (lib/bare-http.mjs), the idle part's
+ * floor for a Node.js process's memory. Speaks no Kafka: idle part only.
+ */
+export function bareHttpSpec() {
+  return {
+    name: 'bare',
+    command: process.execPath,
+    args: [path.join(benchDir, 'lib', 'bare-http.mjs'), '--port', '{port}', '--lifetime', '{lifetime}'],
+    topics: 'none',
+    idleOnly: true,
+  };
+}
+
+/**
  * The targets, as far as they are available: ours and proxy need
  * dist/cli.js (npm run build). `which` picks some of them by name.
  */
@@ -95,6 +109,7 @@ export function targetSpecs({ which = ['mock', 'ours', 'proxy'], cli = oursCli, 
   if (haveOurs && which.includes('proxy')) specs.push(oursSpec(cli, ['--log-level', 'warn', ...extraArgs], 'proxy'));
   // The floor imports the codecs from dist/ for its few non-Produce answers.
   if (haveOurs && which.includes('floor')) specs.push(floorSpec());
+  if (which.includes('bare')) specs.push(bareHttpSpec());
   return specs;
 }
 

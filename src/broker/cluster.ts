@@ -268,7 +268,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     };
     for (const p of topic.partitions) {
       const firstLive = p.replicas.find((r) => this.isAlive(r));
-      p.isr = p.replicas.filter((r) => this.isAlive(r));
+      p.isr = p.replicas.filter((r) => this.isAlive(r)).slice();
       if (firstLive === undefined) p.goOffline();
       else p.leader = firstLive;
     }
