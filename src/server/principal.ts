@@ -85,15 +85,16 @@ function avaValue(der: Buffer, v: Tlv, keyword: boolean): string {
   if (!keyword || !STRING_TAGS.has(v.tag)) return `#${der.subarray(v.start, v.end).toString('hex')}`;
   const bytes = der.subarray(v.body, v.end);
   const text = v.tag === 0x1e ? Buffer.from(bytes).swap16().toString('utf16le') : v.tag === 0x14 ? bytes.toString('latin1') : bytes.toString('utf8');
-  let out = '';
-  for (const c of text) {
-    if (ESCAPEES.includes(c)) out += `\\${c}`;
-    else if (c === '\u0000') out += '\\00';
-    else out += c;
-  }
-  if (out.startsWith(' ')) out = `\\${out}`;
-  if (out.endsWith(' ') && !out.endsWith('\\ ')) out = `${out.slice(0, -1)}\\ `;
-  return out;
+  const chars = [...text];
+  return chars
+    .map((c, i) => {
+      if (ESCAPEES.includes(c)) return `\\${c}`;
+      if (c === '\u0000') return '\\00';
+      // A leading or trailing space is escaped; inner ones are not.
+      if (c === ' ' && (i === 0 || i === chars.length - 1)) return '\\ ';
+      return c;
+    })
+    .join('');
 }
 
 /** X500Principal.getName() (RFC 2253) of a DER certificate's subject: the RDNs last first, joined by ','; an RDN's values by '+'. */
