@@ -35,6 +35,7 @@ import type { Logger } from './logger.js';
 import type { KafkaesqueOptions } from './options.js';
 import { validateTlsOptions } from './server/tls.js';
 import { SASL_MECHANISMS } from './server/sasl/authenticator.js';
+import { CONCRETE_OPERATIONS, CONCRETE_PATTERN_TYPES, CONCRETE_PERMISSIONS, CONCRETE_RESOURCE_TYPES } from './broker/acl/acl-types.js';
 
 /** An option refused: `source` says where the options came from (startCluster, KAFKAESQUE_OPTIONS, …), `key` the option (or `topics[0].name`), `value` what was given. */
 export class OptionsError extends TypeError {
@@ -161,6 +162,33 @@ const sasl = strict(
   'an object { users?, mechanisms?, oauthbearer? }',
 );
 
+/** "User:alice": Kafka principals are type:name (SecurityUtils.parseKafkaPrincipal). */
+const principal = pipe(
+  string((issue) => `must be a principal string like "User:alice"${got(issue)}`),
+  check((s) => s.indexOf(':') > 0, (issue) => `must be a principal as type:name, like "User:alice"${got(issue)}`),
+);
+const names = <T extends readonly string[]>(list: T) => picklist(list, (issue) => `must be one of ${list.join(', ')}${got(issue)}`);
+const acl = strict(
+  {
+    resourceType: names(CONCRETE_RESOURCE_TYPES),
+    resourceName: text,
+    patternType: optional(names(CONCRETE_PATTERN_TYPES)),
+    principal,
+    host: optional(text),
+    operation: names(CONCRETE_OPERATIONS),
+    permissionType: optional(names(CONCRETE_PERMISSIONS)),
+  },
+  'an ACL { resourceType, resourceName, patternType?, principal, host?, operation, permissionType? }',
+);
+const authorizer = strict(
+  {
+    superUsers: optional(array(principal, (issue) => `must be an array of principals${got(issue)}`)),
+    allowEveryoneIfNoAclFound: optional(flag),
+    acls: optional(array(acl, (issue) => `must be an array of ACLs${got(issue)}`)),
+  },
+  'an object { superUsers?, allowEveryoneIfNoAclFound?, acls? }',
+);
+
 const TLS_FIELDS = ['cert', 'key', 'ca', 'clientAuth', 'clientCa'];
 /** `true`, or the PEM fields; what they mean together is validateTlsOptions' to say (it names tls.<field>). */
 const tls = custom<true | object>(
@@ -207,6 +235,7 @@ export const optionSchemas = {
   transactionMaxTimeoutMs: whole(1, MAX_INT32),
   maxRequestSize: positive32,
   sasl,
+  authorizer,
   tls,
   maxConnections: positive32,
   maxConnectionsPerIp: positive32,

@@ -3,6 +3,7 @@
 import type { Clock } from './broker/clock.js';
 import type { Logger } from './logger.js';
 import type { SaslOptions } from './server/sasl/authenticator.js';
+import type { AuthorizerOptions } from './broker/acl/authorizer.js';
 import type { TlsOptions } from './server/tls.js';
 import { checkCombination, checkOptions } from './options-schema.js';
 import type { PresetRef } from './presets/params.js';
@@ -50,6 +51,13 @@ export interface KafkaesqueOptions {
   maxRequestSize: number;
   /** Require SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with these users on every connection. */
   sasl?: SaslOptions;
+  /**
+   * An authorizer as Kafka's StandardAuthorizer (authorizer.class.name):
+   * super users, allow.everyone.if.no.acl.found, and ACLs at start; the ACL
+   * APIs then manage them (docs/security.md). Absent: no authorizer,
+   * everything allowed, the ACL APIs answer SECURITY_DISABLED.
+   */
+  authorizer?: AuthorizerOptions;
   /** Serve TLS on the client-facing listeners (the proxy's, or the brokers' with proxy: false): true = a certificate generated at start (RunningCluster.tls.ca to trust), or a given PEM key and certificate. docs/security.md */
   tls?: true | TlsOptions;
   /** max.connections: connections served at once per client-facing listener; more wait for a slot, as on a Kafka broker. Default: no limit. */

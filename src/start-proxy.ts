@@ -52,6 +52,7 @@ function refuseModelOptions(input: ProxyOptions): void {
     throw new OptionsError('startProxy', field, input[field], `not available in upstream mode; ${why}`);
   };
   if (input.proxy === false) refuse('proxy', 'upstream mode is the proxy');
+  if (input.authorizer) refuse('authorizer', "ACLs are the upstream's: its own authorizer decides");
   if (input.topics?.length) refuse('topics', "create topics on the upstream cluster (or let its auto-creation make them)");
   if (input.sasl) refuse('sasl', "SASL is the upstream's: clients authenticate through the proxy to it");
   if (input.report !== undefined) refuse('report', 'the report shows the in-memory cluster and its audits; keep the events with eventsFile');

@@ -10,6 +10,7 @@ import { startLogger } from './silent-logger.js';
 import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
 import { SaslConfig } from './server/sasl/authenticator.js';
+import { ProxiedPeers } from './server/proxied-peers.js';
 import { resolveTls, tlsServing, type TlsInfo } from './server/tls.js';
 import type { ListenerPolicy } from './server/node-listeners.js';
 import type { ChaosController } from './chaos/api.js';
@@ -98,6 +99,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     producerIdExpirationMs: options.producerIdExpirationMs,
     producerIdExpirationCheckIntervalMs: options.producerIdExpirationCheckIntervalMs,
     transactionMaxTimeoutMs: options.transactionMaxTimeoutMs,
+    authorizer: options.authorizer,
     clock: options.clock ?? systemClock,
     logger: log,
   });
@@ -117,6 +119,8 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     handshakeTimeoutMs: options.requestTimeoutMs,
   };
   const registry = new HandlerRegistry(brokerHandlers);
+  // Behind the proxy, the brokers learn from it who each client is (mTLS principal, address), for the authorizer.
+  const peers = new ProxiedPeers();
   const sasl = options.sasl ? new SaslConfig(options.sasl) : null;
   const fetchLimits = { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity };
   // With the proxy on, the proxy takes the configured ports and the brokers sit behind it on free loopback ports.
@@ -135,6 +139,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     authTimeoutMs: options.requestTimeoutMs,
     fetchLimits,
     policy: options.proxy ? { idleMs: options.connectionsMaxIdleMs } : clientPolicy,
+    peers,
   });
   const listenOption = options.ports ? 'ports' : 'port';
   try {
@@ -156,6 +161,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
         log,
         requestTimeoutMs: options.requestTimeoutMs,
         policy: clientPolicy,
+        peers,
       })
     : undefined;
   // The side door: what the clients of the proxy get (TLS, SASL, quotas), since

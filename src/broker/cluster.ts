@@ -11,6 +11,7 @@ import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBro
 import { GroupCoordinator } from './groups/group-coordinator.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
+import { Authorizer, type AuthorizerOptions } from './acl/authorizer.js';
 import type { Logger } from '../logger.js';
 
 export interface BrokerNode {
@@ -49,6 +50,8 @@ export interface ClusterModelOptions {
   producerIdExpirationCheckIntervalMs?: number;
   /** transaction.max.timeout.ms */
   transactionMaxTimeoutMs?: number;
+  /** authorizer.class.name set (StandardAuthorizer) with these settings; absent: no authorizer, everything allowed. */
+  authorizer?: AuthorizerOptions;
   clock: Clock;
   logger: Logger;
 }
@@ -118,6 +121,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
   private producerExpirationTimer: Timer | null = null;
+  /** The ACLs and who may do what; null without an authorizer (Kafka without authorizer.class.name). */
+  readonly authorizer: Authorizer | null;
 
   /** The replication lag the cluster started with, restored by resetReplication. */
   private readonly startReplicationLagMs: number;
@@ -128,6 +133,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.clock = options.clock;
     this.log = options.logger;
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
+    this.authorizer = options.authorizer ? new Authorizer(options.authorizer) : null;
     this.groups = new GroupCoordinator(this);
     this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
     this.scheduleProducerExpiration();

@@ -13,6 +13,7 @@
 // cut-through answers are held to its bandwidth too. Only this file and proxy.ts
 // touch sockets; actions return values (actions/action.ts).
 import { connect, type Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { Clock, Timer } from '../broker/clock.js';
 import type { Logger } from '../logger.js';
 import { ApiKey, ProduceApi, SaslHandshakeApi } from '../protocol/messages/index.js';
@@ -20,6 +21,8 @@ import { peekRequestHeader, readHeader } from '../protocol/headers.js';
 import { Reader } from '../protocol/primitives.js';
 import { FrameDecoder } from '../server/frame-decoder.js';
 import { FrameDeadline } from '../server/frame-deadline.js';
+import { hostAddress } from '../server/principal.js';
+import type { ProxiedPeers } from '../server/proxied-peers.js';
 import { Fifo } from './fifo.js';
 import type { FrameOutcome, Pace, StreamLimit } from './actions/action.js';
 import type { ChaosEngine, Decision } from './controller.js';
@@ -41,6 +44,8 @@ export interface ProxyConnectionOptions {
   topicName: (topicId: string) => string | undefined;
   /** Upstream mode (upstream.ts): broker addresses in answers are rewritten to the proxy's. */
   answers?: AnswerRewriter;
+  /** Where the broker behind learns who the client is (the in-memory cluster's authorizer). */
+  peers?: ProxiedPeers;
   log: Logger;
 }
 
@@ -224,6 +229,7 @@ export class ProxyConnection {
     client.setNoDelay(true);
     this.upstream = connect({ host: o.upstream.host, port: o.upstream.port });
     this.upstream.setNoDelay(true);
+    if (o.peers) this.tellBrokerWhoIsHere(o.peers);
     client.on('data', (chunk) => this.onClientData(chunk));
     client.on('error', (err) => this.log.debug({ err: err.message }, 'client socket error'));
     client.on('close', () => this.shutdown());
@@ -234,6 +240,18 @@ export class ProxyConnection {
 
   get id(): number {
     return this.o.id;
+  }
+
+  /** Before any request goes up: the broker's authorizer sees the client's address and certificate, not the proxy's (server/proxied-peers.ts). */
+  private tellBrokerWhoIsHere(peers: ProxiedPeers): void {
+    const client = this.client;
+    const peer = { address: hostAddress(client.remoteAddress), certificate: client instanceof TLSSocket ? (client.getPeerX509Certificate() ?? null) : null };
+    this.upstream.once('connect', () => {
+      const port = this.upstream.localPort;
+      if (port === undefined) return;
+      peers.register(port, peer);
+      this.upstream.once('close', () => peers.unregister(port));
+    });
   }
 
   /** Resets the client's connection (RST), as a crashed broker or a `close` fault does. */

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { ChaosEngine } from './controller.js';
 import { ProxyConnection } from './proxy-connection.js';
 import { NodeListeners, type ListenerPolicy } from '../server/node-listeners.js';
+import type { ProxiedPeers } from '../server/proxied-peers.js';
 
 export interface ChaosProxyOptions {
   cluster: Cluster;
@@ -25,6 +26,8 @@ export interface ChaosProxyOptions {
   requestTimeoutMs?: number;
   /** TLS, connection quotas, idle timeout of the client-facing listeners. */
   policy?: Omit<ListenerPolicy, 'log'>;
+  /** Tells the brokers behind who each client is (server/proxied-peers.ts). */
+  peers?: ProxiedPeers;
 }
 
 export class ChaosProxy extends NodeListeners<ProxyConnection> {
@@ -52,6 +55,7 @@ export class ChaosProxy extends NodeListeners<ProxyConnection> {
             maxRequestSize: o.maxRequestSize,
             requestTimeoutMs: o.requestTimeoutMs,
             topicName: (id) => cluster.topicById(id)?.name,
+            peers: o.peers,
             log: o.log,
           },
           untrack,

@@ -9,6 +9,7 @@ import { EXIT_FAILED, EXIT_USAGE, UsageError, describeFailure } from './common.j
 import { optionFlag, optionListFlag } from './flags.js';
 import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
 import { SASL_MECHANISMS, type SaslMechanism, type SaslOptions } from '../server/sasl/authenticator.js';
+import type { AclSpec, AuthorizerOptions } from '../broker/acl/authorizer.js';
 import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
 import { prettyByDefault } from '../logger.js';
 
@@ -32,6 +33,10 @@ interface StartArgs {
   'sasl-user': string[];
   'sasl-mechanism'?: SaslMechanism[];
   'sasl-oauthbearer-required-scope': string[];
+  authorizer: boolean;
+  'super-user': string[];
+  'allow-everyone-if-no-acl-found': boolean;
+  acl: string[];
   'transaction-max-timeout-ms': number;
   'group-initial-rebalance-delay-ms': number;
   'max-request-size': number;
@@ -87,6 +92,30 @@ export function parseSaslUsers(specs: string[]): Record<string, string> {
     users[spec.slice(0, at)] = spec.slice(at + 1);
   }
   return users;
+}
+
+const ACL_FORM = 'principal,OPERATION,RESOURCE_TYPE:name[,PREFIXED][,DENY][,host=ADDRESS]';
+
+/** `--acl User:alice,READ,TOPIC:orders,PREFIXED`: one ACL; the library's authorizer.acls checks the words. */
+export function parseAcl(spec: string): AclSpec {
+  const [principal, operation, resource, ...rest] = spec.split(',');
+  const colon = resource?.indexOf(':') ?? -1;
+  if (!principal || !operation || !resource || colon <= 0) throw new UsageError(`--acl ${spec}: expected ${ACL_FORM}`);
+  const acl: AclSpec = { principal, operation: operation as AclSpec['operation'], resourceType: resource.slice(0, colon) as AclSpec['resourceType'], resourceName: resource.slice(colon + 1) };
+  for (const word of rest) {
+    if (word === 'PREFIXED' || word === 'LITERAL') acl.patternType = word;
+    else if (word === 'DENY' || word === 'ALLOW') acl.permissionType = word;
+    else if (word.startsWith('host=')) acl.host = word.slice(5);
+    else throw new UsageError(`--acl ${spec}: unknown part ${word}; expected ${ACL_FORM}`);
+  }
+  return acl;
+}
+
+/** The authorizer the flags ask for: any of them turns it on (Kafka's authorizer.class.name). */
+function authorizerFrom(args: StartArgs): AuthorizerOptions | undefined {
+  const on = args.authorizer || args['super-user'].length > 0 || args.acl.length > 0 || args['allow-everyone-if-no-acl-found'];
+  if (!on) return undefined;
+  return { superUsers: args['super-user'], allowEveryoneIfNoAclFound: args['allow-everyone-if-no-acl-found'], acls: args.acl.map(parseAcl) };
 }
 
 export const startCommand: CommandModule<object, StartArgs> = {
@@ -164,6 +193,10 @@ export const startCommand: CommandModule<object, StartArgs> = {
         describe: 'SASL mechanisms to enable (default with --sasl-user: PLAIN and both SCRAMs); OAUTHBEARER takes unsecured JWTs, as Kafka\'s default validator does',
       })
       .option('sasl-oauthbearer-required-scope', { type: 'string', requiresArg: true, array: true, default: [], describe: 'OAUTHBEARER: a scope value every token must carry (repeatable; implies OAUTHBEARER)' })
+      .option('authorizer', { type: 'boolean', default: false, describe: "An authorizer as Kafka's StandardAuthorizer: without ACLs only super users may act (docs/security.md); the flags below imply it" })
+      .option('super-user', { type: 'string', requiresArg: true, array: true, default: [], describe: 'super.users: a principal allowed everything, e.g. User:admin (repeatable)' })
+      .option('allow-everyone-if-no-acl-found', { type: 'boolean', default: false, describe: 'allow.everyone.if.no.acl.found: a resource without any ACL is open to all' })
+      .option('acl', { type: 'string', requiresArg: true, array: true, default: [], describe: `An ACL at start, as ${ACL_FORM}, e.g. User:alice,READ,TOPIC:orders (repeatable)` })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line on stdout when ready' })
       .option('log-level', { type: 'string', requiresArg: true, default: 'info', choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] })
       .option('pretty-logs', { type: 'boolean', describe: 'One log line per event for people, coloured on a terminal (default: when stderr is a terminal; KAFKAESQUE_PRETTY=1 or 0 decides otherwise; --no-pretty-logs: JSON lines)' })
@@ -233,6 +266,7 @@ const FLAG_OF: Partial<Record<OptionKey, string>> = {
   topics: 'topic',
   presets: 'preset',
   sasl: 'sasl-user',
+  authorizer: 'acl',
   tls: 'tls',
   logLevel: 'log-level',
   prettyLogs: 'pretty-logs',
@@ -270,6 +304,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     producerIdExpirationMs: args['producer-id-expiration-ms'],
     producerIdExpirationCheckIntervalMs: args['producer-id-expiration-check-interval-ms'],
     transactionMaxTimeoutMs: args['transaction-max-timeout-ms'],
+    authorizer: authorizerFrom(args),
   };
   return {
     ...(args.upstream === undefined ? inMemory : {}),

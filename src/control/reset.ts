@@ -36,6 +36,8 @@ export async function resetCluster(
   // Before the topics: parked JoinGroup/SyncGroup requests are answered, open transactions forgotten.
   const groupsDeleted = cluster.groups.reset();
   const transactionsDeleted = cluster.transactions.reset();
+  // ACLs are data like topics: back to the start's.
+  cluster.authorizer?.reset();
   const topicsDeleted = [...cluster.topics.keys()];
   for (const name of topicsDeleted) cluster.deleteTopic(name);
   const topicsCreated: string[] = [];

@@ -10,6 +10,7 @@
 // (docs/unsupported.md). Bad input closes this connection with a log line
 // and never reaches the process.
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
@@ -22,6 +23,8 @@ import type { Logger } from '../logger.js';
 import { FrameDecoder } from './frame-decoder.js';
 import { FrameDeadline } from './frame-deadline.js';
 import { ResponseQueue } from './response-queue.js';
+import { hostAddress, principalOf } from './principal.js';
+import type { ProxiedPeers } from './proxied-peers.js';
 
 export interface ConnectionOptions {
   nodeId: number;
@@ -39,6 +42,8 @@ export interface ConnectionOptions {
   fetchLimits?: FetchLimits;
   /** Where this connection's listener says a node is (RequestContext.endpoint). */
   endpoint: (nodeId: number) => NodeAddress | null;
+  /** Who the clients behind the proxy are, when this listener sits behind it. */
+  peers?: ProxiedPeers;
 }
 
 /**
@@ -71,6 +76,8 @@ export class Connection {
   private draining = false;
   /** Reading is paused until the request in process is answered (Kafka's muted channel). */
   private muted = false;
+  /** The principal, once the first request after authentication asked for it. */
+  private knownPrincipal: string | null = null;
 
   constructor(
     readonly socket: Socket,
@@ -203,6 +210,8 @@ export class Connection {
       supportedApis: () => registry.versions(),
       fetchLimits: this.options.fetchLimits,
       endpoint: this.options.endpoint,
+      principal: this.principal(),
+      clientAddress: this.clientAddress(),
     };
     // A response that ends the connection (CLOSE_CONNECTION, CloseAfter, a failed handler) lets no request after it start.
     const finish = (result: unknown) => {
@@ -230,6 +239,21 @@ export class Connection {
     } catch (err) {
       fail(err);
     }
+  }
+
+  /** The session's principal (DefaultKafkaPrincipalBuilder), fixed once known: SASL completes before any other request runs. */
+  private principal(): string {
+    if (this.knownPrincipal !== null) return this.knownPrincipal;
+    const socket = this.socket;
+    const cert = socket instanceof TLSSocket ? socket.getPeerX509Certificate() : this.options.peers?.get(socket.remotePort)?.certificate;
+    const principal = principalOf(this.sasl.principal, cert);
+    if (this.sasl.authenticated) this.knownPrincipal = principal;
+    return principal;
+  }
+
+  /** The client's address as ACL hosts name it: the proxy's client, behind the proxy. */
+  private clientAddress(): string {
+    return this.options.peers?.get(this.socket.remotePort)?.address ?? hostAddress(this.socket.remoteAddress);
   }
 
   /**

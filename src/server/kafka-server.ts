@@ -9,6 +9,7 @@ import { Connection } from './connection.js';
 import { NodeListeners, type ListenerPolicy } from './node-listeners.js';
 import type { FetchLimits } from '../broker/handlers/handler.js';
 import type { SaslConfig } from './sasl/authenticator.js';
+import type { ProxiedPeers } from './proxied-peers.js';
 
 export interface KafkaServerOptions {
   cluster: Cluster;
@@ -37,13 +38,15 @@ export interface KafkaServerOptions {
    *              the side door, a second listener per node that no proxy fronts
    */
   advertise?: 'cluster' | 'own';
+  /** Who the clients behind the proxy are, for the authorizer (server/proxied-peers.ts). */
+  peers?: ProxiedPeers;
   /** What these listeners are, for logs and errors (default "node"). */
   label?: string;
 }
 
 export class KafkaServer extends NodeListeners<Connection> {
   constructor(options: KafkaServerOptions) {
-    const { cluster, registry, maxRequestSize, log, requestTimeoutMs, authTimeoutMs, fetchLimits } = options;
+    const { cluster, registry, maxRequestSize, log, requestTimeoutMs, authTimeoutMs, fetchLimits, peers } = options;
     const sasl = options.sasl ?? null;
     const own = options.advertise === 'own';
     const endpoint = own
@@ -62,7 +65,7 @@ export class KafkaServer extends NodeListeners<Connection> {
       log,
       policy: options.policy,
       accept: (socket, nodeId, untrack) => {
-        const conn = new Connection(socket, { nodeId, cluster, registry, maxRequestSize, log, sasl, requestTimeoutMs, authTimeoutMs, fetchLimits, endpoint });
+        const conn = new Connection(socket, { nodeId, cluster, registry, maxRequestSize, log, sasl, requestTimeoutMs, authTimeoutMs, fetchLimits, endpoint, peers });
         socket.on('close', untrack);
         return conn;
       },

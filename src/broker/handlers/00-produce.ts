@@ -2,6 +2,10 @@
 // (broker/append.ts), then answers at once (acks=1), after the high
 // watermark covers the batch (acks=all), or never (acks=0, which closes the
 // connection instead if any partition failed).
+// Authorization (KafkaApis.handleProduceRequest): transactional batches need
+// WRITE on the transactional id (else every partition gets
+// TRANSACTIONAL_ID_AUTHORIZATION_FAILED), each topic WRITE (else
+// TOPIC_AUTHORIZATION_FAILED, before the topic is looked up).
 // Differs from Kafka: magic 0/1 message sets (Produce v0-2 from pre-0.11
 // clients) are refused with UNSUPPORTED_FOR_MESSAGE_FORMAT, not converted.
 import { ProduceApi, type ProduceRequest, type ProduceResponsePartitionProduceResponse } from '../../protocol/messages/index.js';
@@ -11,7 +15,8 @@ import type { MessageInput } from '../../protocol/api-schema.js';
 import { appendRecords, awaitReplication, replicationOutcome, type AppendOutcome } from '../append.js';
 import type { Partition } from '../partition.js';
 import type { Topic } from '../cluster.js';
-import { CLOSE_CONNECTION, NO_RESPONSE, defineHandler } from './handler.js';
+import { CLOSE_CONNECTION, NO_RESPONSE, defineHandler, type RequestContext } from './handler.js';
+import { authorize, authorizedNames } from './authorize.js';
 import { leaderEndpoints } from './shared.js';
 
 type PartitionAnswer = MessageInput<ProduceResponsePartitionProduceResponse>;
@@ -19,14 +24,14 @@ type PartitionAnswer = MessageInput<ProduceResponsePartitionProduceResponse>;
 /** Errors known before the append get log_start_offset -1 (ReplicaManager); the others carry the real one. */
 const BEFORE_APPEND = new Set<ErrorName>([
   'UNKNOWN_TOPIC_OR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE',
-  'CORRUPT_MESSAGE', 'KAFKA_STORAGE_ERROR', 'INVALID_REQUIRED_ACKS',
+  'CORRUPT_MESSAGE', 'KAFKA_STORAGE_ERROR', 'INVALID_REQUIRED_ACKS', 'TOPIC_AUTHORIZATION_FAILED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
 ]);
 
 /**
  * Request-level producer checks (KafkaApis, ReplicaManager): transactional
  * batches need a transactional id, and may carry only one producer id.
  */
-function requestLevelError(req: ProduceRequest): ErrorName | null {
+function requestLevelError(req: ProduceRequest, ctx: RequestContext): ErrorName | null {
   const transactionalPids = new Set<number>();
   for (const t of req.topicData) {
     for (const pd of t.partitionData) {
@@ -37,7 +42,7 @@ function requestLevelError(req: ProduceRequest): ErrorName | null {
     }
   }
   if (transactionalPids.size === 0) return null;
-  if (req.transactionalId === null) return 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED';
+  if (req.transactionalId === null || !authorize(ctx, 'WRITE', 'TRANSACTIONAL_ID', req.transactionalId)) return 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED';
   if (transactionalPids.size > 1) return 'INVALID_PRODUCER_ID_MAPPING';
   return null;
 }
@@ -55,7 +60,8 @@ export default defineHandler(ProduceApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
   const validAcks = req.acks === -1 || req.acks === 0 || req.acks === 1;
-  const requestError = requestLevelError(req);
+  const requestError = requestLevelError(req, ctx);
+  const writable = authorizedNames(ctx, 'WRITE', 'TOPIC', req.topicData.map((t) => t.name));
   const waits: Promise<void>[] = [];
   const notLeader: Partition[] = [];
   let anyError = false;
@@ -81,6 +87,7 @@ export default defineHandler(ProduceApi, (req, ctx) => {
       partitionResponses: t.partitionData.map((pd) => {
         const p = topic?.partitions[pd.index];
         if (requestError) return answer(p, pd.index, requestError);
+        if (!writable.has(t.name)) return answer(undefined, pd.index, 'TOPIC_AUTHORIZATION_FAILED');
         if (!topic || !p) return answer(undefined, pd.index, 'UNKNOWN_TOPIC_OR_PARTITION');
         if (!validAcks) return answer(p, pd.index, 'INVALID_REQUIRED_ACKS');
         if (p.leader !== ctx.nodeId) {

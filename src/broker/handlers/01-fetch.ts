@@ -9,7 +9,8 @@
 // Differs from Kafka: fetch sessions are never created (session id 0 is
 // always a valid answer, and clients then send full fetches); a partial
 // trailing batch is never returned, only whole batches (v3+); the records
-// cap is kafkaesque's own.
+// cap is kafkaesque's own. Fetches are read as a consumer's (READ on each
+// topic); a follower's CLUSTER_ACTION fetch is not modelled.
 import { FetchApi, type FetchRequest, type FetchResponsePartitionData } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
@@ -18,6 +19,7 @@ import type { Partition } from '../partition.js';
 import type { RequestContext } from './handler.js';
 import { defineHandler } from './handler.js';
 import { leaderEndpoints } from './shared.js';
+import { authorize } from './authorize.js';
 
 /** fetch.max.bytes default (55 MiB). */
 const FETCH_MAX_BYTES = 57671680;
@@ -31,19 +33,26 @@ interface Target {
   index: number;
   partition: Partition | undefined;
   unknownError: ErrorName;
+  /** READ on the topic refused (KafkaApis.handleFetchRequest): TOPIC_AUTHORIZATION_FAILED, before the topic is looked up. */
+  denied: boolean;
   request: FetchRequest['topics'][number]['partitions'][number];
 }
 
 function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
   const byId = ctx.apiVersion >= 13;
+  const readable = new Map<string, boolean>();
+  const mayRead = (name: string) => readable.get(name) ?? (readable.set(name, authorize(ctx, 'READ', 'TOPIC', name)), readable.get(name)!);
   return req.topics.flatMap((t) => {
     const topic = byId ? ctx.cluster.topicById(t.topicId) : ctx.cluster.topic(t.topic);
+    // An unknown topic id answers UNKNOWN_TOPIC_ID whoever asks; a name is authorized before it is looked up.
+    const denied = byId ? !!topic && !mayRead(topic.name) : !mayRead(t.topic);
     return t.partitions.map((rp) => ({
       topic: topic?.name ?? t.topic,
       topicId: byId ? t.topicId : (topic?.topicId ?? t.topicId),
       index: rp.partition,
       partition: topic?.partitions[rp.partition],
       unknownError: (byId && !topic ? 'UNKNOWN_TOPIC_ID' : 'UNKNOWN_TOPIC_OR_PARTITION') as ErrorName,
+      denied,
       request: rp,
     }));
   });
@@ -51,6 +60,7 @@ function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
 
 /** The error a partition answers with before any read, or null. */
 function partitionError(t: Target, ctx: RequestContext): ErrorName | null {
+  if (t.denied) return 'TOPIC_AUTHORIZATION_FAILED';
   const p = t.partition;
   if (!p || !ctx.cluster.topic(p.topic)) return t.unknownError;
   if (p.leader !== ctx.nodeId) return 'NOT_LEADER_OR_FOLLOWER';

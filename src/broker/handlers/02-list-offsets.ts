@@ -4,11 +4,13 @@
 // stable offset. Only the leader answers.
 // Differs from Kafka: v0's old_style_offsets hold [bound] or [log start]
 // rather than segment base offsets (an in-memory log has no segments).
+// Each topic needs DESCRIBE, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleListOffsetRequest).
 import { ListOffsetsApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { decodeRecords } from '../../protocol/record-batch.js';
 import type { Partition } from '../partition.js';
 import { defineHandler } from './handler.js';
+import { authorizedNames } from './authorize.js';
 
 const LATEST = -1;
 const EARLIEST = -2;
@@ -54,6 +56,7 @@ function offsetOfMaxTimestamp(p: Partition, bound: number): Found | null {
 export default defineHandler(ListOffsetsApi, (req, ctx) => {
   const version = ctx.apiVersion;
   const readCommitted = version >= 2 && req.isolationLevel === 1;
+  const describable = authorizedNames(ctx, 'DESCRIBE', 'TOPIC', req.topics.map((t) => t.name));
   return {
     throttleTimeMs: 0,
     topics: req.topics.map((t) => {
@@ -63,6 +66,7 @@ export default defineHandler(ListOffsetsApi, (req, ctx) => {
         name: t.name,
         partitions: t.partitions.map((rp) => {
           const fail = (e: ErrorName) => ({ partitionIndex: rp.partitionIndex, errorCode: ErrorCode[e], timestamp: -1, offset: -1, leaderEpoch: -1 });
+          if (!describable.has(t.name)) return fail('TOPIC_AUTHORIZATION_FAILED');
           if (dup.has(rp.partitionIndex)) return fail('INVALID_REQUEST');
           const p = ctx.cluster.partition(t.name, rp.partitionIndex);
           if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');

@@ -3,15 +3,18 @@
 // each topic's partitions with leader, epoch, replicas, ISR and offline
 // replicas. A missing topic is auto-created when the request and the broker
 // allow it, and this response reports UNKNOWN_TOPIC_OR_PARTITION for it, as a
-// KRaft broker does; the topic shows up in the next response.
+// KRaft broker does; the topic shows up in the next response. Topics the
+// principal may not DESCRIBE are hidden or refused (see below); authorized
+// operations are filled when asked (v8+; the cluster's v8-10).
 import { MetadataApi, type MetadataResponseTopic } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
 import { ZERO_UUID } from '../../protocol/primitives.js';
 import type { Cluster, Topic } from '../cluster.js';
-import { invalidTopicReason } from '../topic-names.js';
+import { INTERNAL_TOPICS, invalidTopicReason } from '../topic-names.js';
 import { defineHandler } from './handler.js';
 import { liveEndpoints } from './shared.js';
+import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizeCluster, authorizedOperations, clusterAuthorizedOperations } from './authorize.js';
 
 type TopicAnswer = MessageInput<MetadataResponseTopic>;
 
@@ -44,32 +47,51 @@ export default defineHandler(MetadataApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
   const allTopics = req.topics === null || (version === 0 && req.topics.length === 0);
+  // KafkaApis.handleTopicMetadataRequest: DESCRIBE on a topic to see it; an
+  // all-topics request leaves the others out, a named one answers
+  // TOPIC_AUTHORIZATION_FAILED for them (by id: with the id, never the name).
+  // Auto-creation needs CREATE on the cluster or on the topic.
+  const describable = (name: string) => authorize(ctx, 'DESCRIBE', 'TOPIC', name);
+  const denied = (name: string | null, topicId = ZERO_UUID, isInternal = false): TopicAnswer => ({ ...missing(name, 'TOPIC_AUTHORIZATION_FAILED', topicId), isInternal });
+  // Answers the principal may describe get their authorized operations when asked (v8+).
+  const described = new Set<TopicAnswer>();
+  const seen = (a: TopicAnswer) => (described.add(a), a);
   let topics: TopicAnswer[];
   if (allTopics) {
-    topics = [...cluster.topics.values()].map((t) => describeTopic(cluster, t));
+    topics = [...cluster.topics.values()].filter((t) => describable(t.name)).map((t) => seen(describeTopic(cluster, t)));
   } else {
-    const allowCreate = version < 4 || req.allowAutoTopicCreation;
+    const allowCreate = (version < 4 || req.allowAutoTopicCreation) && cluster.options.autoCreateTopics;
+    let mayCreateAny: boolean | undefined;
+    const mayCreate = (name: string) => (mayCreateAny ??= authorizeCluster(ctx, 'CREATE')) || authorize(ctx, 'CREATE', 'TOPIC', name);
     topics = req.topics!.map((rt) => {
       if (rt.name === null) {
         if (version < 12) return missing(null, 'INVALID_REQUEST');
         const byId = cluster.topicById(rt.topicId);
-        return byId ? describeTopic(cluster, byId) : missing(null, 'UNKNOWN_TOPIC_ID', rt.topicId);
+        if (!byId) return missing(null, 'UNKNOWN_TOPIC_ID', rt.topicId);
+        return describable(byId.name) ? seen(describeTopic(cluster, byId)) : denied(null, byId.topicId);
       }
+      if (!describable(rt.name)) return denied(rt.name);
       const topic = cluster.topic(rt.name);
-      if (topic) return describeTopic(cluster, topic);
-      if (invalidTopicReason(rt.name)) return missing(rt.name, 'INVALID_TOPIC_EXCEPTION');
+      if (topic) return seen(describeTopic(cluster, topic));
+      if (allowCreate && !mayCreate(rt.name)) return denied(rt.name, ZERO_UUID, INTERNAL_TOPICS.has(rt.name));
+      if (invalidTopicReason(rt.name)) return seen(missing(rt.name, 'INVALID_TOPIC_EXCEPTION'));
       if (allowCreate) {
         const created = cluster.autoCreateTopic(rt.name);
-        if (created && !created.ok) return missing(rt.name, created.error);
+        if (created && !created.ok) return seen(missing(rt.name, created.error));
       }
-      return missing(rt.name, 'UNKNOWN_TOPIC_OR_PARTITION');
+      return seen(missing(rt.name, 'UNKNOWN_TOPIC_OR_PARTITION'));
     });
   }
+  if (version >= 8 && req.includeTopicAuthorizedOperations) {
+    for (const t of described) t.topicAuthorizedOperations = authorizedOperations(ctx, 'TOPIC', t.name ?? '');
+  }
+  const clusterOps = version >= 8 && version <= 10 && req.includeClusterAuthorizedOperations ? clusterAuthorizedOperations(ctx) : AUTHORIZED_OPERATIONS_OMITTED;
   return {
     throttleTimeMs: 0,
     brokers: liveEndpoints(ctx),
     clusterId: cluster.clusterId,
     controllerId: cluster.controllerId,
     topics,
+    clusterAuthorizedOperations: clusterOps,
   };
 });

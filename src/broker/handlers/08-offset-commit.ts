@@ -7,10 +7,14 @@
 // and v2-4's retention time are kept but nothing expires.
 // v0 stored offsets in ZooKeeper: a KRaft broker, and kafkaesque, answer
 // UNSUPPORTED_VERSION for it.
+// Authorization (KafkaApis.handleOffsetCommitRequest): READ on the group, else
+// GROUP_AUTHORIZATION_FAILED on every partition; READ on each topic, else
+// TOPIC_AUTHORIZATION_FAILED for its partitions.
 import { OffsetCommitApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { CommitOffset } from '../groups/group-coordinator.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizedNames } from './authorize.js';
 
 export default defineHandler(OffsetCommitApi, (req, ctx) => {
   const { cluster } = ctx;
@@ -18,10 +22,27 @@ export default defineHandler(OffsetCommitApi, (req, ctx) => {
   const now = cluster.clock.now();
   // One error slot per requested partition, in request order.
   const errors: ErrorName[][] = req.topics.map((t) => t.partitions.map(() => 'NONE' as ErrorName));
+  const answer = () => ({
+    throttleTimeMs: 0,
+    topics: req.topics.map((t, ti) => ({
+      name: t.name,
+      partitions: t.partitions.map((p, pi) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode[errors[ti]![pi]!] })),
+    })),
+  });
+  // OffsetCommitRequest.getErrorResponse: the group's error on every partition.
+  if (!authorize(ctx, 'READ', 'GROUP', req.groupId)) {
+    for (const row of errors) row.fill('GROUP_AUTHORIZATION_FAILED');
+    return answer();
+  }
+  const readable = authorizedNames(ctx, 'READ', 'TOPIC', req.topics.map((t) => t.name));
   const valid: { t: number; p: number; offset: CommitOffset }[] = [];
   req.topics.forEach((t, ti) => {
     const topic = cluster.topic(t.name);
     t.partitions.forEach((p, pi) => {
+      if (!readable.has(t.name)) {
+        errors[ti]![pi] = 'TOPIC_AUTHORIZATION_FAILED';
+        return;
+      }
       if (!topic?.partitions[p.partitionIndex]) {
         errors[ti]![pi] = 'UNKNOWN_TOPIC_OR_PARTITION';
         return;
@@ -56,11 +77,5 @@ export default defineHandler(OffsetCommitApi, (req, ctx) => {
       valid.forEach((v, i) => (errors[v.t]![v.p] = results[i]!));
     }
   }
-  return {
-    throttleTimeMs: 0,
-    topics: req.topics.map((t, ti) => ({
-      name: t.name,
-      partitions: t.partitions.map((p, pi) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode[errors[ti]![pi]!] })),
-    })),
-  };
+  return answer();
 });

@@ -11,7 +11,8 @@
 import { OffsetFetchApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { FetchedOffset } from '../groups/group-coordinator.js';
-import { defineHandler } from './handler.js';
+import { defineHandler, type RequestContext } from './handler.js';
+import { authorize, authorizedNames } from './authorize.js';
 
 interface Wanted {
   name: string;
@@ -42,6 +43,28 @@ const asPartitions = (topics: readonly Wanted[] | null) => topics?.flatMap((t) =
 const failed = (topics: readonly Wanted[], error: ErrorName): FetchedOffset[] =>
   topics.flatMap((t) => t.partitionIndexes.map((partition) => ({ topic: t.name, partition, offset: -1, leaderEpoch: -1, metadata: '', error })));
 
+/**
+ * One group's offsets as KafkaApis serves them: DESCRIBE on the group, else
+ * GROUP_AUTHORIZATION_FAILED; topics the principal may not DESCRIBE are left
+ * out of an all-topics fetch, and named ones answer TOPIC_AUTHORIZATION_FAILED
+ * after the others (handleOffsetFetchRequestFromCoordinator).
+ */
+function fetchGroup(ctx: RequestContext, groupId: string, requireStable: boolean, topics: readonly Wanted[] | null): { error: ErrorName; offsets: FetchedOffset[] } {
+  if (!authorize(ctx, 'DESCRIBE', 'GROUP', groupId)) return { error: 'GROUP_AUTHORIZATION_FAILED', offsets: [] };
+  const groups = ctx.cluster.groups;
+  if (topics === null) {
+    const r = groups.handleFetchOffsets(ctx.nodeId, groupId, requireStable, null);
+    if (r.error !== 'NONE' || !ctx.cluster.authorizer) return r;
+    const describable = authorizedNames(ctx, 'DESCRIBE', 'TOPIC', r.offsets.map((o) => o.topic));
+    return { error: r.error, offsets: r.offsets.filter((o) => describable.has(o.topic)) };
+  }
+  const describable = authorizedNames(ctx, 'DESCRIBE', 'TOPIC', topics.map((t) => t.name));
+  const allowed = topics.filter((t) => describable.has(t.name));
+  const r = groups.handleFetchOffsets(ctx.nodeId, groupId, requireStable, asPartitions(allowed));
+  if (r.error !== 'NONE' || allowed.length === topics.length) return r;
+  return { error: r.error, offsets: [...r.offsets, ...failed(topics.filter((t) => !describable.has(t.name)), 'TOPIC_AUTHORIZATION_FAILED')] };
+}
+
 export default defineHandler(OffsetFetchApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
@@ -51,12 +74,12 @@ export default defineHandler(OffsetFetchApi, (req, ctx) => {
     return {
       throttleTimeMs: 0,
       groups: req.groups.map((g) => {
-        const r = cluster.groups.handleFetchOffsets(ctx.nodeId, g.groupId, requireStable, asPartitions(g.topics));
+        const r = fetchGroup(ctx, g.groupId, requireStable, g.topics);
         return { groupId: g.groupId, errorCode: ErrorCode[r.error], topics: byTopic(r.offsets) };
       }),
     };
   }
-  const r = cluster.groups.handleFetchOffsets(ctx.nodeId, req.groupId, requireStable, asPartitions(req.topics));
+  const r = fetchGroup(ctx, req.groupId, requireStable, req.topics);
   if (version === 1 && r.error !== 'NONE') return { throttleTimeMs: 0, topics: byTopic(failed(req.topics ?? [], r.error)) };
   return { throttleTimeMs: 0, errorCode: ErrorCode[r.error], topics: byTopic(r.offsets) };
 });

@@ -13,11 +13,15 @@ import { FindCoordinatorApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { SHARE_KEY_TYPE, coordinatorFor, ensureCoordinatorTopic, type CoordinatorKeyType } from '../coordinators.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizeCluster } from './authorize.js';
 
 /** Errors#message(): the exception's default message; for NONE, the name. */
 const MESSAGES: Partial<Record<ErrorName, string>> = {
   NONE: 'NONE',
   COORDINATOR_NOT_AVAILABLE: 'The coordinator is not available.',
+  GROUP_AUTHORIZATION_FAILED: 'Group authorization failed.',
+  TRANSACTIONAL_ID_AUTHORIZATION_FAILED: 'Transactional Id authorization failed.',
+  CLUSTER_AUTHORIZATION_FAILED: 'Cluster authorization failed.',
   INVALID_REQUEST:
     'This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.',
 };
@@ -39,6 +43,10 @@ export default defineHandler(FindCoordinatorApi, (req, ctx) => {
   // The internal topic is created once per request: every key of this request sees it missing.
   let ready: boolean | undefined;
   const lookup = (key: string): { error: ErrorName; nodeId: number } => {
+    // KafkaApis.getCoordinator: DESCRIBE on the group or transactional id first.
+    if (keyType === 0 && !authorize(ctx, 'DESCRIBE', 'GROUP', key)) return { error: 'GROUP_AUTHORIZATION_FAILED', nodeId: -1 };
+    if (keyType === 1 && !authorize(ctx, 'DESCRIBE', 'TRANSACTIONAL_ID', key)) return { error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', nodeId: -1 };
+    if (keyType === SHARE_KEY_TYPE && version >= 6 && !authorizeCluster(ctx, 'CLUSTER_ACTION')) return { error: 'CLUSTER_AUTHORIZATION_FAILED', nodeId: -1 };
     if (keyType === SHARE_KEY_TYPE) return { error: version < 6 ? 'INVALID_REQUEST' : 'COORDINATOR_NOT_AVAILABLE', nodeId: -1 };
     ready ??= ensureCoordinatorTopic(cluster, keyType as CoordinatorKeyType);
     const nodeId = ready ? coordinatorFor(cluster, keyType as CoordinatorKeyType, key) : -1;

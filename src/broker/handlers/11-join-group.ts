@@ -5,13 +5,20 @@
 // (FENCED_INSTANCE_ID), skip_assignment for a static leader rejoining a
 // Stable group from v9. v0 has no rebalance timeout: the session timeout
 // stands in for it. protocol_name is "" below v7 and null from v7 when there
-// is none; only the leader gets the member list.
+// is none; only the leader gets the member list. READ on the group, else
+// GROUP_AUTHORIZATION_FAILED (KafkaApis.handleJoinGroupRequest); so for
+// Heartbeat, LeaveGroup and SyncGroup.
 import { JoinGroupApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(JoinGroupApi, (req, ctx) => {
   const version = ctx.apiVersion;
+  // JoinGroupRequest.getErrorResponse: member id "", generation -1, no members.
+  if (!authorize(ctx, 'READ', 'GROUP', req.groupId)) {
+    return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, generationId: -1, protocolType: null, protocolName: version >= 7 ? null : '', leader: '', skipAssignment: false, memberId: '', members: [] };
+  }
   return new Promise((resolve) => {
     ctx.cluster.groups.handleJoinGroup(
       ctx.nodeId,

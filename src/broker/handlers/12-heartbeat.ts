@@ -5,8 +5,11 @@
 import { HeartbeatApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(HeartbeatApi, (req, ctx) => ({
   throttleTimeMs: 0,
-  errorCode: ErrorCode[ctx.cluster.groups.handleHeartbeat(ctx.nodeId, req.groupId, req.memberId, req.groupInstanceId, req.generationId)],
+  errorCode: authorize(ctx, 'READ', 'GROUP', req.groupId)
+    ? ErrorCode[ctx.cluster.groups.handleHeartbeat(ctx.nodeId, req.groupId, req.memberId, req.groupInstanceId, req.generationId)]
+    : ErrorCode.GROUP_AUTHORIZATION_FAILED,
 }));

@@ -6,9 +6,12 @@
 import { LeaveGroupApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(LeaveGroupApi, (req, ctx) => {
   const version = ctx.apiVersion;
+  // LeaveGroupRequest.getErrorResponse: the top-level error, no members.
+  if (!authorize(ctx, 'READ', 'GROUP', req.groupId)) return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, members: [] };
   const leaving = version >= 3 ? req.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, reason: m.reason })) : [{ memberId: req.memberId, groupInstanceId: null }];
   const result = ctx.cluster.groups.handleLeaveGroup(ctx.nodeId, req.groupId, leaving);
   if (version < 3) {

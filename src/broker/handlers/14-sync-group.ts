@@ -6,11 +6,13 @@
 import { SyncGroupApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(SyncGroupApi, (req, ctx) => {
   if (ctx.apiVersion >= 5 && (req.protocolType === null || req.protocolName === null)) {
     return { throttleTimeMs: 0, errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL, protocolType: null, protocolName: null };
   }
+  if (!authorize(ctx, 'READ', 'GROUP', req.groupId)) return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, protocolType: null, protocolName: null, assignment: Buffer.alloc(0) };
   const assignments = new Map(req.assignments.map((a) => [a.memberId, a.assignment]));
   return new Promise((resolve) => {
     ctx.cluster.groups.handleSyncGroup(

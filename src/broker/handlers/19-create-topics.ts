@@ -7,6 +7,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { topicConfigDefs } from '../configs.js';
 import { MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS } from '../cluster.js';
 import { defineHandler } from './handler.js';
+import { authorizeCluster, authorizedNames } from './authorize.js';
 
 const CONFIG_SOURCE_TOPIC = 1;
 const CONFIG_SOURCE_DEFAULT = 5;
@@ -22,6 +23,10 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
     0,
   );
   const tooMany = requested > MAX_PARTITIONS_PER_REQUEST;
+  // ControllerApis.createTopics: CREATE on the cluster, or on each topic; DESCRIBE_CONFIGS on a topic to see what it was created with.
+  const names = req.topics.map((t) => t.name);
+  const creatable = authorizeCluster(ctx, 'CREATE') ? new Set(names) : authorizedNames(ctx, 'CREATE', 'TOPIC', names);
+  const describable = authorizedNames(ctx, 'DESCRIBE_CONFIGS', 'TOPIC', names);
   return {
     throttleTimeMs: 0,
     topics: req.topics.map((t) => {
@@ -36,6 +41,7 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
       if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
       if (tooMany) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
       if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
+      if (!creatable.has(t.name)) return fail('TOPIC_AUTHORIZATION_FAILED', 'Authorization failed.');
       const assignments = t.assignments.length ? t.assignments : undefined;
       const spec = {
         numPartitions: t.numPartitions,
@@ -49,6 +55,9 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
       const partitions = topic?.partitions.length ?? (assignments?.length ?? (t.numPartitions === -1 ? cluster.options.defaultPartitions : t.numPartitions));
       const rf = topic?.partitions[0]?.replicas.length ?? (t.replicationFactor === -1 ? cluster.options.defaultReplicationFactor : t.replicationFactor);
       const overrides = new Map(t.configs.map((c) => [c.name, c.value ?? '']));
+      if (!describable.has(t.name)) {
+        return { name: t.name, topicId: topic?.topicId, errorCode: ErrorCode.NONE, errorMessage: null, numPartitions: -1, replicationFactor: -1, configs: version >= 5 ? [] : null, topicConfigErrorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
+      }
       return {
         name: t.name,
         topicId: topic?.topicId,

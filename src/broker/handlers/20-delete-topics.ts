@@ -4,16 +4,24 @@ import { DeleteTopicsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { ZERO_UUID } from '../../protocol/primitives.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizeCluster } from './authorize.js';
 
 export default defineHandler(DeleteTopicsApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
+  // ControllerApis.deleteTopics: DELETE on the cluster covers every topic; otherwise DESCRIBE and DELETE per topic.
+  const clusterDelete = authorizeCluster(ctx, 'DELETE');
+  const may = (op: 'DESCRIBE' | 'DELETE', name: string) => clusterDelete || authorize(ctx, op, 'TOPIC', name);
+  const denied = (name: string | null, topicId: string) => ({ name, topicId, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: version >= 5 ? 'Topic authorization failed.' : null });
   const targets = version >= 6 ? req.topics : req.topicNames.map((name) => ({ name, topicId: ZERO_UUID }));
   return {
     throttleTimeMs: 0,
     responses: targets.map((t) => {
       const byId = t.name === null;
+      // A name the principal may not describe is refused before it is looked up; an id is looked up first, and named only when describable.
+      if (!byId && !may('DESCRIBE', t.name!)) return denied(t.name, ZERO_UUID);
       const topic = byId ? cluster.topicById(t.topicId) : cluster.topic(t.name!);
+      if (topic && !may('DELETE', topic.name)) return denied(byId && !may('DESCRIBE', topic.name) ? null : topic.name, topic.topicId);
       if (!topic) {
         const error = byId ? 'UNKNOWN_TOPIC_ID' : 'UNKNOWN_TOPIC_OR_PARTITION';
         return { name: t.name, topicId: t.topicId, errorCode: ErrorCode[error], errorMessage: version >= 5 ? 'This server does not host this topic.' : null };

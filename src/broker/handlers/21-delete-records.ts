@@ -3,6 +3,7 @@
 import { DeleteRecordsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(DeleteRecordsApi, (req, ctx) => ({
   throttleTimeMs: 0,
@@ -10,6 +11,8 @@ export default defineHandler(DeleteRecordsApi, (req, ctx) => ({
     name: t.name,
     partitions: t.partitions.map((rp) => {
       const fail = (e: keyof typeof ErrorCode) => ({ partitionIndex: rp.partitionIndex, lowWatermark: -1, errorCode: ErrorCode[e] });
+      // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before it is looked up.
+      if (!authorize(ctx, 'DELETE', 'TOPIC', t.name)) return fail('TOPIC_AUTHORIZATION_FAILED');
       const p = ctx.cluster.partition(t.name, rp.partitionIndex);
       if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');
       if (p.leader !== ctx.nodeId) return fail('NOT_LEADER_OR_FOLLOWER');

@@ -6,9 +6,15 @@
 import { InitProducerIdApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizeByResourceType, authorizeCluster } from './authorize.js';
 import { fencedAs, notTxnCoordinator } from './txn-shared.js';
 
 export default defineHandler(InitProducerIdApi, (req, ctx) => {
+  // KafkaApis.handleInitProducerIdRequest: WRITE on the transactional id; an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on some topic (KIP-679).
+  const refused = (error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' | 'CLUSTER_AUTHORIZATION_FAILED') => ({ throttleTimeMs: 0, errorCode: ErrorCode[error], producerId: -1, producerEpoch: -1 });
+  if (req.transactionalId !== null) {
+    if (!authorize(ctx, 'WRITE', 'TRANSACTIONAL_ID', req.transactionalId)) return refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+  } else if (!authorizeCluster(ctx, 'IDEMPOTENT_WRITE') && !authorizeByResourceType(ctx, 'WRITE', 'TOPIC')) return refused('CLUSTER_AUTHORIZATION_FAILED');
   if (req.transactionalId !== null && req.transactionalId !== '') {
     const wrongNode = notTxnCoordinator(ctx, req.transactionalId);
     if (wrongNode) return { errorCode: ErrorCode[wrongNode], producerId: -1, producerEpoch: -1 };

@@ -4,6 +4,7 @@
 import { OffsetForLeaderEpochApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizeCluster } from './authorize.js';
 
 export default defineHandler(OffsetForLeaderEpochApi, (req, ctx) => ({
   throttleTimeMs: 0,
@@ -12,6 +13,8 @@ export default defineHandler(OffsetForLeaderEpochApi, (req, ctx) => ({
     partitions: t.partitions.map((rp) => {
       const fail = (e: keyof typeof ErrorCode) => ({ errorCode: ErrorCode[e], partition: rp.partition, leaderEpoch: -1, endOffset: -1 });
       const p = ctx.cluster.partition(t.topic, rp.partition);
+      // KafkaApis.handleOffsetForLeaderEpochRequest: CLUSTER_ACTION (followers) or DESCRIBE on the topic.
+      if (!authorizeCluster(ctx, 'CLUSTER_ACTION') && !authorize(ctx, 'DESCRIBE', 'TOPIC', t.topic)) return fail('TOPIC_AUTHORIZATION_FAILED');
       if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');
       if (p.leader !== ctx.nodeId) return fail('NOT_LEADER_OR_FOLLOWER');
       if (ctx.apiVersion >= 2 && rp.currentLeaderEpoch >= 0) {

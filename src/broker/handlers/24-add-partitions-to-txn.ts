@@ -8,6 +8,7 @@ import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { INTERNAL_TOPICS } from '../topic-names.js';
 import type { TopicPartition } from '../transactions/transaction-metadata.js';
 import { defineHandler, type RequestContext } from './handler.js';
+import { authorize, authorizeCluster, authorizedNames } from './authorize.js';
 import { fencedAs, notTxnCoordinator } from './txn-shared.js';
 
 interface TxnInput {
@@ -22,11 +23,20 @@ function handleOne(ctx: RequestContext, t: TxnInput) {
   const partitions: TopicPartition[] = t.topics.flatMap((tp) => tp.partitions.map((partition) => ({ topic: tp.name, partition })));
   const verdicts = new Map<string, ErrorName>();
   const key = (p: TopicPartition) => `${p.topic}:${p.partition}`;
+  // KafkaApis.handleAddPartitionsToTxnRequest: below v4 WRITE on the transactional id, for the whole transaction.
+  if (ctx.apiVersion <= 3 && !authorize(ctx, 'WRITE', 'TRANSACTIONAL_ID', t.transactionalId)) {
+    for (const p of partitions) verdicts.set(key(p), 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+    partitions.length = 0;
+  }
+  // WRITE on each topic; internal topics are never authorized here.
+  const writable = authorizedNames(ctx, 'WRITE', 'TOPIC', partitions.map((p) => p.topic).filter((n) => !INTERNAL_TOPICS.has(n)));
   for (const p of partitions) {
-    if (INTERNAL_TOPICS.has(p.topic)) verdicts.set(key(p), 'TOPIC_AUTHORIZATION_FAILED');
+    if (INTERNAL_TOPICS.has(p.topic) || !writable.has(p.topic)) verdicts.set(key(p), 'TOPIC_AUTHORIZATION_FAILED');
     else if (!ctx.cluster.partition(p.topic, p.partition)) verdicts.set(key(p), 'UNKNOWN_TOPIC_OR_PARTITION');
   }
-  if (verdicts.size > 0) {
+  if (partitions.length === 0) {
+    // refused above
+  } else if (verdicts.size > 0) {
     for (const p of partitions) if (!verdicts.has(key(p))) verdicts.set(key(p), 'OPERATION_NOT_ATTEMPTED');
   } else {
     const { transactions } = ctx.cluster;
@@ -58,5 +68,7 @@ export default defineHandler(AddPartitionsToTxnApi, (req, ctx) => {
     });
     return { throttleTimeMs: 0, resultsByTopicV3AndBelow: result.topicResults };
   }
+  // v4+ come from brokers: CLUSTER_ACTION, else the request's error (AuthHelper.authorizeClusterOperation).
+  if (!authorizeCluster(ctx, 'CLUSTER_ACTION')) return { throttleTimeMs: 0, errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, resultsByTransaction: [] };
   return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, resultsByTransaction: req.transactions.map((t) => handleOne(ctx, t)) };
 });

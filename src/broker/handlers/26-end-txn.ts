@@ -5,9 +5,12 @@
 import { EndTxnApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 import { fencedAs, notTxnCoordinator } from './txn-shared.js';
 
 export default defineHandler(EndTxnApi, (req, ctx) => {
+  // KafkaApis.handleEndTxnRequest: WRITE on the transactional id.
+  if (!authorize(ctx, 'WRITE', 'TRANSACTIONAL_ID', req.transactionalId)) return { throttleTimeMs: 0, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED };
   const error = notTxnCoordinator(ctx, req.transactionalId) ?? ctx.cluster.transactions.endTxn(req.transactionalId, req.producerId, req.producerEpoch, req.committed);
   return { throttleTimeMs: 0, errorCode: ErrorCode[fencedAs(error, ctx.apiVersion, 2)] };
 });

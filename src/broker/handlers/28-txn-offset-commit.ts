@@ -8,6 +8,7 @@ import { TxnOffsetCommitApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { GROUP_METADATA_TOPIC, partitionFor } from '../coordinators.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizedNames } from './authorize.js';
 
 export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
   const { cluster } = ctx;
@@ -28,8 +29,15 @@ export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
     }
     return version >= 3 ? cluster.groups.validateTxnOffsetCommitMember(req.groupId, req.memberId, req.generationId, req.groupInstanceId) : 'NONE';
   };
-  const whole = groupError();
-  const known = req.topics.flatMap((t) => t.partitions.filter((p) => cluster.partition(t.name, p.partitionIndex)).map((p) => ({ topic: t.name, p })));
+  // KafkaApis.handleTxnOffsetCommitRequest: WRITE on the transactional id, READ on the group (each for every partition), READ on each topic.
+  const refused: ErrorName | null = !authorize(ctx, 'WRITE', 'TRANSACTIONAL_ID', req.transactionalId)
+    ? 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED'
+    : !authorize(ctx, 'READ', 'GROUP', req.groupId)
+      ? 'GROUP_AUTHORIZATION_FAILED'
+      : null;
+  const readable = refused ? new Set<string>() : authorizedNames(ctx, 'READ', 'TOPIC', req.topics.map((t) => t.name));
+  const whole = refused ?? groupError();
+  const known = req.topics.flatMap((t) => t.partitions.filter((p) => readable.has(t.name) && cluster.partition(t.name, p.partitionIndex)).map((p) => ({ topic: t.name, p })));
   const stored =
     whole === 'NONE'
       ? cluster.groups.addPendingTxnOffsets(
@@ -45,7 +53,7 @@ export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
       name: t.name,
       partitions: t.partitions.map((p) => ({
         partitionIndex: p.partitionIndex,
-        errorCode: ErrorCode[results.get(`${t.name}:${p.partitionIndex}`) ?? 'UNKNOWN_TOPIC_OR_PARTITION'],
+        errorCode: ErrorCode[refused ?? (readable.has(t.name) ? (results.get(`${t.name}:${p.partitionIndex}`) ?? 'UNKNOWN_TOPIC_OR_PARTITION') : 'TOPIC_AUTHORIZATION_FAILED')],
       })),
     })),
   };

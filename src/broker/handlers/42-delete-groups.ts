@@ -5,8 +5,17 @@
 import { DeleteGroupsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorizedNames } from './authorize.js';
 
-export default defineHandler(DeleteGroupsApi, (req, ctx) => ({
-  throttleTimeMs: 0,
-  results: [...ctx.cluster.groups.handleDeleteGroups(ctx.nodeId, req.groupsNames)].map(([groupId, error]) => ({ groupId, errorCode: ErrorCode[error] })),
-}));
+// DELETE on each group, else GROUP_AUTHORIZATION_FAILED (KafkaApis.handleDeleteGroupsRequest).
+export default defineHandler(DeleteGroupsApi, (req, ctx) => {
+  const deletable = authorizedNames(ctx, 'DELETE', 'GROUP', req.groupsNames);
+  const refused = [...new Set(req.groupsNames.filter((g) => !deletable.has(g)))];
+  return {
+    throttleTimeMs: 0,
+    results: [
+      ...[...ctx.cluster.groups.handleDeleteGroups(ctx.nodeId, req.groupsNames.filter((g) => deletable.has(g)))].map(([groupId, error]) => ({ groupId, errorCode: ErrorCode[error] })),
+      ...refused.map((groupId) => ({ groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED })),
+    ],
+  };
+});

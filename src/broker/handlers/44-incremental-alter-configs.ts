@@ -4,6 +4,7 @@ import { IncrementalAlterConfigsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { alterConfigs, type ConfigOp } from '../config-resources.js';
 import { defineHandler } from './handler.js';
+import { configsAuthorizationError } from './authorize.js';
 
 const OPS: ConfigOp['op'][] = ['set', 'delete', 'append', 'subtract'];
 
@@ -16,6 +17,9 @@ export default defineHandler(IncrementalAlterConfigsApi, (req, ctx) => ({
       resourceType: r.resourceType,
       resourceName: r.resourceName,
     });
+    // ALTER_CONFIGS on the topic or the cluster (ControllerApis.handleIncrementalAlterConfigs).
+    const refused = configsAuthorizationError(ctx, 'ALTER_CONFIGS', r.resourceType, r.resourceName);
+    if (refused) return answer(refused, null);
     const bad = r.configs.find((c) => OPS[c.configOperation] === undefined);
     if (bad) return answer('INVALID_REQUEST', `Unknown config operation ${bad.configOperation} for ${bad.name}`);
     const ops = r.configs.map((c) => ({ name: c.name, op: OPS[c.configOperation]!, value: c.value }));

@@ -7,14 +7,19 @@
 import { OffsetDeleteApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize, authorizedNames } from './authorize.js';
 
 export default defineHandler(OffsetDeleteApi, (req, ctx) => {
   const { cluster } = ctx;
-  const errors: ErrorName[][] = req.topics.map((t) => t.partitions.map(() => 'NONE' as ErrorName));
+  // KafkaApis.handleOffsetDeleteRequest: DELETE on the group, then READ on each topic.
+  if (!authorize(ctx, 'DELETE', 'GROUP', req.groupId)) return { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, throttleTimeMs: 0, topics: [] };
+  const readable = authorizedNames(ctx, 'READ', 'TOPIC', req.topics.map((t) => t.name));
+  const errors: ErrorName[][] = req.topics.map((t) => t.partitions.map(() => (readable.has(t.name) ? 'NONE' : 'TOPIC_AUTHORIZATION_FAILED') as ErrorName));
   const valid: { t: number; p: number; topic: string; partition: number }[] = [];
   req.topics.forEach((t, ti) => {
     const topic = cluster.topic(t.name);
     t.partitions.forEach((p, pi) => {
+      if (!readable.has(t.name)) return;
       if (topic?.partitions[p.partitionIndex]) valid.push({ t: ti, p: pi, topic: t.name, partition: p.partitionIndex });
       else errors[ti]![pi] = 'UNKNOWN_TOPIC_OR_PARTITION';
     });

@@ -4,6 +4,7 @@
 import { DescribeProducersApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(DescribeProducersApi, (req, ctx) => ({
   throttleTimeMs: 0,
@@ -12,6 +13,8 @@ export default defineHandler(DescribeProducersApi, (req, ctx) => ({
     partitions: t.partitionIndexes.map((index) => {
       const p = ctx.cluster.partition(t.name, index);
       const fail = (e: keyof typeof ErrorCode) => ({ partitionIndex: index, errorCode: ErrorCode[e], errorMessage: null, activeProducers: [] });
+      // KafkaApis.handleDescribeProducersRequest: READ on the topic, before it is looked up.
+      if (!authorize(ctx, 'READ', 'TOPIC', t.name)) return fail('TOPIC_AUTHORIZATION_FAILED');
       if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');
       if (p.leader !== ctx.nodeId) return fail('NOT_LEADER_OR_FOLLOWER');
       return {

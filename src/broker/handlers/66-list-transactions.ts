@@ -6,6 +6,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { TRANSACTION_KEY_TYPE, coordinatorFor } from '../coordinators.js';
 import { validPreviousStates } from '../transactions/transaction-metadata.js';
 import { defineHandler } from './handler.js';
+import { authorize } from './authorize.js';
 
 export default defineHandler(ListTransactionsApi, (req, ctx) => {
   const { cluster } = ctx;
@@ -20,6 +21,8 @@ export default defineHandler(ListTransactionsApi, (req, ctx) => {
     transactionStates: cluster.transactions
       .all()
       .filter((t) => coordinatorFor(cluster, TRANSACTION_KEY_TYPE, t.transactionalId) === ctx.nodeId)
+      // Only ids the principal may DESCRIBE (KafkaApis.handleListTransactionsRequest).
+      .filter((t) => authorize(ctx, 'DESCRIBE', 'TRANSACTIONAL_ID', t.transactionalId))
       .filter((t) => req.stateFilters.length === 0 || states.has(t.state))
       .filter((t) => pids.size === 0 || pids.has(t.producerId))
       .filter((t) => ctx.apiVersion < 1 || req.durationFilter < 0 || (t.state === 'Ongoing' && now - t.txnStartTimestamp >= req.durationFilter))

@@ -30,6 +30,14 @@ export interface RequestContext {
    * Null for a node that has none.
    */
   readonly endpoint: (nodeId: number) => NodeAddress | null;
+  /**
+   * The session's principal as Kafka's default principal builder makes it:
+   * "User:<SASL name>", "User:<client certificate subject, RFC 2253>", or
+   * "User:ANONYMOUS".
+   */
+  readonly principal: string;
+  /** The client's IP address, as ACLs' hosts name it ("127.0.0.1"). */
+  readonly clientAddress: string;
 }
 
 /**

@@ -25,6 +25,9 @@ import addPartitionsToTxn from './24-add-partitions-to-txn.js';
 import addOffsetsToTxn from './25-add-offsets-to-txn.js';
 import endTxn from './26-end-txn.js';
 import txnOffsetCommit from './28-txn-offset-commit.js';
+import describeAcls from './29-describe-acls.js';
+import createAcls from './30-create-acls.js';
+import deleteAcls from './31-delete-acls.js';
 import describeConfigs from './32-describe-configs.js';
 import alterConfigs from './33-alter-configs.js';
 import saslAuthenticate from './36-sasl-authenticate.js';
@@ -62,6 +65,9 @@ export const brokerHandlers: readonly ApiHandler[] = [
   addOffsetsToTxn,
   endTxn,
   txnOffsetCommit,
+  describeAcls,
+  createAcls,
+  deleteAcls,
   describeConfigs,
   alterConfigs,
   saslAuthenticate,

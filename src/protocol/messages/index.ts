@@ -26,6 +26,9 @@ import * as addOffsetsToTxn from './add-offsets-to-txn.js';
 import * as endTxn from './end-txn.js';
 import * as writeTxnMarkers from './write-txn-markers.js';
 import * as txnOffsetCommit from './txn-offset-commit.js';
+import * as describeAcls from './describe-acls.js';
+import * as createAcls from './create-acls.js';
+import * as deleteAcls from './delete-acls.js';
 import * as describeConfigs from './describe-configs.js';
 import * as alterConfigs from './alter-configs.js';
 import * as saslAuthenticate from './sasl-authenticate.js';
@@ -68,6 +71,9 @@ export * from './add-offsets-to-txn.js';
 export * from './end-txn.js';
 export * from './write-txn-markers.js';
 export * from './txn-offset-commit.js';
+export * from './describe-acls.js';
+export * from './create-acls.js';
+export * from './delete-acls.js';
 export * from './describe-configs.js';
 export * from './alter-configs.js';
 export * from './sasl-authenticate.js';
@@ -116,6 +122,9 @@ export const ApiKey = {
   EndTxn: 26,
   WriteTxnMarkers: 27,
   TxnOffsetCommit: 28,
+  DescribeAcls: 29,
+  CreateAcls: 30,
+  DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
   SaslAuthenticate: 36,
@@ -335,6 +344,30 @@ export const TxnOffsetCommitApi: ApiSchema<txnOffsetCommit.TxnOffsetCommitReques
   readResponse: txnOffsetCommit.readTxnOffsetCommitResponse, writeResponse: txnOffsetCommit.writeTxnOffsetCommitResponse,
 };
 
+/** DescribeAcls (key 29), versions 0-3. */
+export const DescribeAclsApi: ApiSchema<describeAcls.DescribeAclsRequest, describeAcls.DescribeAclsResponse> = {
+  apiKey: 29, name: 'DescribeAcls', minVersion: 0, maxVersion: 3,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: describeAcls.readDescribeAclsRequest, writeRequest: describeAcls.writeDescribeAclsRequest,
+  readResponse: describeAcls.readDescribeAclsResponse, writeResponse: describeAcls.writeDescribeAclsResponse,
+};
+
+/** CreateAcls (key 30), versions 0-3. */
+export const CreateAclsApi: ApiSchema<createAcls.CreateAclsRequest, createAcls.CreateAclsResponse> = {
+  apiKey: 30, name: 'CreateAcls', minVersion: 0, maxVersion: 3,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: createAcls.readCreateAclsRequest, writeRequest: createAcls.writeCreateAclsRequest,
+  readResponse: createAcls.readCreateAclsResponse, writeResponse: createAcls.writeCreateAclsResponse,
+};
+
+/** DeleteAcls (key 31), versions 0-3. */
+export const DeleteAclsApi: ApiSchema<deleteAcls.DeleteAclsRequest, deleteAcls.DeleteAclsResponse> = {
+  apiKey: 31, name: 'DeleteAcls', minVersion: 0, maxVersion: 3,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: deleteAcls.readDeleteAclsRequest, writeRequest: deleteAcls.writeDeleteAclsRequest,
+  readResponse: deleteAcls.readDeleteAclsResponse, writeResponse: deleteAcls.writeDeleteAclsResponse,
+};
+
 /** DescribeConfigs (key 32), versions 0-4. */
 export const DescribeConfigsApi: ApiSchema<describeConfigs.DescribeConfigsRequest, describeConfigs.DescribeConfigsResponse> = {
   apiKey: 32, name: 'DescribeConfigs', minVersion: 0, maxVersion: 4,
@@ -490,6 +523,9 @@ export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSch
   [26, EndTxnApi as ApiSchema],
   [27, WriteTxnMarkersApi as ApiSchema],
   [28, TxnOffsetCommitApi as ApiSchema],
+  [29, DescribeAclsApi as ApiSchema],
+  [30, CreateAclsApi as ApiSchema],
+  [31, DeleteAclsApi as ApiSchema],
   [32, DescribeConfigsApi as ApiSchema],
   [33, AlterConfigsApi as ApiSchema],
   [36, SaslAuthenticateApi as ApiSchema],

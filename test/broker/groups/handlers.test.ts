@@ -261,7 +261,8 @@ describe('DescribeGroups, ListGroups, DeleteGroups', () => {
       protocolType: 'consumer',
       protocolData: 'range',
       members: [{ memberId: member, groupInstanceId: null, clientId: 'wire-test', clientHost: '/127.0.0.1', memberMetadata: subscription(['t']), memberAssignment: assignment({ t: [0, 1, 2, 3] }) }],
-      authorizedOperations: -2147483648,
+      // Asked for, with no authorizer: every operation a group supports (READ, DELETE, DESCRIBE; AuthHelper.authorizedOperations).
+      authorizedOperations: (1 << 3) | (1 << 6) | (1 << 8),
     });
     const unknown = res.groups[1];
     if (kafka.cluster.groups.coordinatorFor(0, 'dg-unknown') === kafka.cluster.groups.coordinatorFor(0, 'dg')) {
