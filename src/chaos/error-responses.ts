@@ -139,6 +139,9 @@ const builders = new Map<number, Builder>([
   [ApiKey.ConsumerGroupDescribe, (req, errorCode) => ({ groups: req.groupIds.map((groupId: string) => ({ groupId, errorCode, members: [] })) })],
   [ApiKey.GetTelemetrySubscriptions, (_req, errorCode) => ({ errorCode })],
   [ApiKey.PushTelemetry, (_req, errorCode) => ({ errorCode })],
+  [ApiKey.DescribeAcls, (_req, errorCode) => ({ errorCode, errorMessage: null, resources: [] })],
+  [ApiKey.CreateAcls, (req, errorCode) => ({ results: req.creations.map(() => ({ errorCode, errorMessage: null })) })],
+  [ApiKey.DeleteAcls, (req, errorCode) => ({ filterResults: req.filters.map(() => ({ errorCode, errorMessage: null, matchingAcls: [] })) })],
   [ApiKey.DescribeTopicPartitions, (req, errorCode) => ({ topics: req.topics.map((t: AnyBody) => ({ name: t.name, errorCode, partitions: [] })) })],
 ]);
 

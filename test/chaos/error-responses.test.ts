@@ -38,6 +38,8 @@ const samples: Record<number, unknown> = {
   [ApiKey.DescribeTransactions]: { transactionalIds: ['tx'] },
   [ApiKey.ConsumerGroupDescribe]: { groupIds: ['g'] },
   [ApiKey.DescribeTopicPartitions]: { topics: [{ name: T }] },
+  [ApiKey.CreateAcls]: { creations: [{ resourceType: 2, resourceName: T, resourcePatternType: 3, principal: 'User:alice', host: '*', operation: 4, permissionType: 3 }] },
+  [ApiKey.DeleteAcls]: { filters: [{ resourceTypeFilter: 2, resourceNameFilter: T, patternTypeFilter: 3, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 }] },
 };
 
 /** Every error code in a decoded response, with the path it sits at. */
@@ -76,6 +78,8 @@ function expectedPaths(apiKey: number, v: number): string[] {
     case ApiKey.DeleteGroups: return ['.results[0].errorCode'];
     case ApiKey.DescribeProducers: return ['.topics[0].partitions[0].errorCode'];
     case ApiKey.DescribeTransactions: return ['.transactionStates[0].errorCode'];
+    case ApiKey.CreateAcls: return ['.results[0].errorCode'];
+    case ApiKey.DeleteAcls: return ['.filterResults[0].errorCode'];
     default: return ['.errorCode'];
   }
 }
