@@ -864,7 +864,23 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    */
   validateTxnOffsetCommitMember(groupId: string, memberId: string, generationId: number, groupInstanceId: string | null): ErrorName {
     const group = this.groups.get(groupId) ?? this.addGroup(groupId);
+    if (this.cluster.profile.txnOffsetCommitMemberCheck === 'zookeeper') return this.validateTxnOffsetCommitMember28(group, memberId, generationId, groupInstanceId);
     return this.validateOffsetCommit(group, generationId, memberId, groupInstanceId, true) ?? 'NONE';
+  }
+
+  /**
+   * 2.x's checks (GroupCoordinator#doTxnCommitOffsets, 2.8.2), each only when
+   * its field is set: a static member replaced by another member id is
+   * FENCED_INSTANCE_ID, a member id the group does not know UNKNOWN_MEMBER_ID,
+   * a generation (>= 0) that is not the group's ILLEGAL_GENERATION.
+   */
+  private validateTxnOffsetCommitMember28(group: Group, memberId: string, generationId: number, groupInstanceId: string | null): ErrorName {
+    if (group.is('Dead')) return 'COORDINATOR_NOT_AVAILABLE';
+    const staticMemberId = groupInstanceId === null ? undefined : group.currentStaticMemberId(groupInstanceId);
+    if (staticMemberId !== undefined && staticMemberId !== memberId) return 'FENCED_INSTANCE_ID';
+    if (memberId !== '' && !group.has(memberId)) return 'UNKNOWN_MEMBER_ID';
+    if (generationId >= 0 && generationId !== group.generationId) return 'ILLEGAL_GENERATION';
+    return 'NONE';
   }
 
   /**

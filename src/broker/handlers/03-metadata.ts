@@ -3,7 +3,8 @@
 // each topic's partitions with leader, epoch, replicas, ISR and offline
 // replicas. A missing topic is auto-created when the request and the broker
 // allow it, and this response reports UNKNOWN_TOPIC_OR_PARTITION for it, as a
-// KRaft broker does; the topic shows up in the next response.
+// KRaft broker does (LEADER_NOT_AVAILABLE on the ZooKeeper-era profile, as
+// 2.x did); the topic shows up in the next response.
 import { MetadataApi, type MetadataResponseTopic } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
@@ -58,11 +59,10 @@ export default defineHandler(MetadataApi, (req, ctx) => {
       const topic = cluster.topic(rt.name);
       if (topic) return describeTopic(cluster, topic);
       if (invalidTopicReason(rt.name)) return missing(rt.name, 'INVALID_TOPIC_EXCEPTION');
-      if (allowCreate) {
-        const created = cluster.autoCreateTopic(rt.name);
-        if (created && !created.ok) return missing(rt.name, created.error);
-      }
-      return missing(rt.name, 'UNKNOWN_TOPIC_OR_PARTITION');
+      const created = allowCreate ? cluster.autoCreateTopic(rt.name) : null;
+      if (created && !created.ok) return missing(rt.name, created.error);
+      // ZooKeeper (2.x): LEADER_NOT_AVAILABLE, which kafkajs retries; KRaft: UNKNOWN_TOPIC_OR_PARTITION (KafkaVersionProfile).
+      return missing(rt.name, created ? cluster.profile.autoCreatedTopicError : 'UNKNOWN_TOPIC_OR_PARTITION');
     });
   }
   return {
