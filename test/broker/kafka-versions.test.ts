@@ -241,6 +241,27 @@ describe('transactions without the partition added (KIP-890 verification, 3.6+ a
   });
 });
 
+describe('OffsetCommit and OffsetFetch v0 (ZooKeeper offsets)', () => {
+  const commitV0 = (groupId: string) => ({ groupId, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 7, committedMetadata: 'm' }] }] });
+  const fetch = (groupId: string) => ({ groupId, topics: [{ name: 'orders', partitionIndexes: [0] }] });
+
+  test('2.8 stores v0 commits apart from the coordinator offsets, as ZooKeeper did; 3.9 answers UNSUPPORTED_VERSION', async () => {
+    const c = await WireClient.connect(bootstrap('2.8'));
+    const committed = await c.request(ApiKey.OffsetCommit, 0, commitV0('zk-group'));
+    expect(committed.topics[0].partitions[0].errorCode).toBe(ErrorCode.NONE);
+    const v0 = await c.request(ApiKey.OffsetFetch, 0, fetch('zk-group'));
+    expect(v0.topics[0].partitions[0]).toMatchObject({ committedOffset: 7, metadata: '', errorCode: ErrorCode.NONE });
+    // The group coordinator (v1+) never saw it.
+    const v1 = await c.request(ApiKey.OffsetFetch, 1, fetch('zk-group'));
+    expect(v1.topics[0].partitions[0]).toMatchObject({ committedOffset: -1, errorCode: ErrorCode.NONE });
+    c.close();
+    const d = await WireClient.connect(bootstrap('3.9'));
+    const refused = await d.request(ApiKey.OffsetCommit, 0, commitV0('zk-group'));
+    expect(refused.topics[0].partitions[0].errorCode).toBe(ErrorCode.UNSUPPORTED_VERSION);
+    d.close();
+  });
+});
+
 describe('DescribeConfigs keys', () => {
   const topicConfigs = async (v: string) => {
     const admin = kafkajs(bootstrap(v)).admin();

@@ -16,6 +16,7 @@
 // commits are stored at once (no pending plain commits, so require_stable only
 // sees transactional ones); offsets never expire and Empty groups stay until
 // DeleteGroups (no offsets.retention.minutes cleanup).
+import { ZooKeeperOffsets } from './zookeeper-offsets.js';
 import { EventEmitter } from 'node:events';
 import type { ErrorName } from '../../protocol/errors.js';
 import type { Cluster, LeaderChange } from '../cluster.js';
@@ -180,6 +181,8 @@ const EMPTY = Buffer.alloc(0);
 export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   readonly config: GroupCoordinatorConfig = { ...defaultGroupConfig };
   private readonly groups = new Map<string, Group>();
+  /** OffsetCommit/OffsetFetch v0 on the ZooKeeper-era profile: offsets a 2.x broker kept in ZooKeeper. */
+  readonly zookeeperOffsets = new ZooKeeperOffsets();
   /** Leader of each __consumer_offsets partition as last seen: a change moves its groups. */
   private readonly owners = new Map<number, number>();
   /** Orders commit records as their offsets in __consumer_offsets would. */
@@ -737,7 +740,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     }
   }
 
-  private metadataTooLarge(metadata: string | null): boolean {
+  /** offset.metadata.max.bytes (4096) exceeded: OFFSET_METADATA_TOO_LARGE. */
+  metadataTooLarge(metadata: string | null): boolean {
     return metadata !== null && metadata.length > this.config['offset.metadata.max.bytes'];
   }
 
@@ -1022,6 +1026,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     const count = this.groups.size;
     for (const g of this.groups.values()) if (!g.is('Dead')) this.unload(g);
     this.groups.clear();
+    this.zookeeperOffsets.clear();
     return count;
   }
 
