@@ -6,7 +6,7 @@ import { startProxy, type RunningProxy } from '../start-proxy.js';
 import { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
 import { OptionsError, type OptionKey } from '../options-schema.js';
 import { EXIT_FAILED, EXIT_USAGE, UsageError, describeFailure } from './common.js';
-import { optionFlag, optionListFlag } from './flags.js';
+import { optionFlag, optionListFlag, optionTextFlag } from './flags.js';
 import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
 import { SASL_MECHANISMS, type SaslMechanism, type SaslOptions } from '../server/sasl/authenticator.js';
 import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
@@ -106,7 +106,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('partitions', optionFlag('defaultPartitions', 'partitions', 'num.partitions for auto-created topics', { default: defaultOptions.defaultPartitions }))
       .option('replication-factor', optionFlag('defaultReplicationFactor', 'replication-factor', 'default.replication.factor (default: min(3, brokers))'))
       .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
-      .option('kafka-version', { type: 'string', requiresArg: true, describe: `Kafka version the brokers behave as: ${KAFKA_VERSIONS.join(', ')} or a patch release of one (default ${DEFAULT_KAFKA_VERSION}; docs/protocol.md#kafka-versions)` })
+      .option('kafka-version', optionTextFlag('kafkaVersion', 'kafka-version', `Kafka version the brokers behave as: ${KAFKA_VERSIONS.join(', ')} or a patch release of one (default ${DEFAULT_KAFKA_VERSION}; docs/protocol.md#kafka-versions)`))
       .option('cold-start', { type: 'boolean', default: false, describe: 'start as a new cluster: no __consumer_offsets or __transaction_state until the first FindCoordinator creates them (COORDINATOR_NOT_AVAILABLE meanwhile)' })
       .option('min-insync-replicas', optionFlag('minInsyncReplicas', 'min-insync-replicas', 'Broker-level min.insync.replicas', { default: defaultOptions.minInsyncReplicas }))
       .option('replication-lag-ms', optionFlag('replicationLagMs', 'replication-lag-ms', 'How long followers lag behind leaders', { default: 0 }))
