@@ -36,6 +36,7 @@ import type { KafkaesqueOptions } from './options.js';
 import { validateTlsOptions } from './server/tls.js';
 import { SASL_MECHANISMS } from './server/sasl/authenticator.js';
 import { CONCRETE_OPERATIONS, CONCRETE_PATTERN_TYPES, CONCRETE_PERMISSIONS, CONCRETE_RESOURCE_TYPES } from './broker/acl/acl-types.js';
+import { KAFKA_VERSIONS, kafkaVersionProfile } from './broker/kafka-version/profiles.js';
 
 /** An option refused: `source` says where the options came from (startCluster, KAFKAESQUE_OPTIONS, …), `key` the option (or `topics[0].name`), `value` what was given. */
 export class OptionsError extends TypeError {
@@ -206,6 +207,12 @@ const tls = custom<true | object>(
 const methods = <T>(names: string[], what: string) =>
   custom<T>((v) => typeof v === 'object' && v !== null && names.every((n) => typeof (v as Record<string, unknown>)[n] === 'function'), (issue) => `must be ${what}${got(issue)}`);
 
+/** A Kafka version with a profile: '3.9', or a patch release of it ('3.9.1'). */
+const kafkaVersion = pipe(
+  string((issue) => `must be a Kafka version string such as '3.9'${got(issue)}`),
+  check((v) => kafkaVersionProfile(v) !== undefined, (issue) => `must be one of ${KAFKA_VERSIONS.join(', ')} (or a patch release of one, such as 3.9.1)${got(issue)}`),
+);
+
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /**
@@ -223,6 +230,7 @@ export const optionSchemas = {
   host: text,
   advertisedHost: text,
   clusterId: text,
+  kafkaVersion,
   autoCreateTopics: flag,
   coldStart: flag,
   defaultPartitions: whole(1, MAX_PARTITIONS),

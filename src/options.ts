@@ -6,6 +6,7 @@ import type { SaslOptions } from './server/sasl/authenticator.js';
 import type { AuthorizerOptions } from './broker/acl/authorizer.js';
 import type { TlsOptions } from './server/tls.js';
 import { checkCombination, checkOptions } from './options-schema.js';
+import { DEFAULT_KAFKA_VERSION } from './broker/kafka-version/profiles.js';
 import type { PresetRef } from './presets/params.js';
 
 export interface TopicSpec {
@@ -29,6 +30,13 @@ export interface KafkaesqueOptions {
   /** Host that Metadata advertises (e.g. localhost); default: `host`. */
   advertisedHost?: string;
   clusterId: string;
+  /**
+   * The Kafka version the brokers behave as: '2.8' (ZooKeeper era), '3.9'
+   * (KRaft, the default) or '4.0' (KIP-896's removed versions); a patch
+   * release ('3.9.1') names its minor's profile. It sets the ApiVersions
+   * ranges and each behaviour that differs (docs/protocol.md#kafka-versions).
+   */
+  kafkaVersion: string;
   /** auto.create.topics.enable */
   autoCreateTopics: boolean;
   /** num.partitions for auto-created topics and CreateTopics with -1. */
@@ -130,6 +138,7 @@ export const defaultOptions: Readonly<KafkaesqueOptions> = Object.freeze({
   port: 0,
   host: '127.0.0.1',
   clusterId: 'kafkaesque-cluster',
+  kafkaVersion: DEFAULT_KAFKA_VERSION,
   autoCreateTopics: true,
   defaultPartitions: 1,
   minInsyncReplicas: 1,

@@ -56,6 +56,7 @@ function refuseModelOptions(input: ProxyOptions): void {
   if (input.topics?.length) refuse('topics', "create topics on the upstream cluster (or let its auto-creation make them)");
   if (input.sasl) refuse('sasl', "SASL is the upstream's: clients authenticate through the proxy to it");
   if (input.report !== undefined) refuse('report', 'the report shows the in-memory cluster and its audits; keep the events with eventsFile');
+  if (input.kafkaVersion !== undefined) refuse('kafkaVersion', 'the upstream cluster answers as its own Kafka version');
   if (input.ports) refuse('ports', 'give port: the bootstrap listeners take port, port+1, …, then each upstream broker the next one as it is seen');
 }
 

@@ -6,6 +6,7 @@ import { Cluster } from './broker/cluster.js';
 import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
+import { kafkaVersionProfile } from './broker/kafka-version/profiles.js';
 import { startLogger } from './silent-logger.js';
 import { ListenError, resolveOptions, type KafkaesqueOptions } from './options.js';
 import { KafkaServer } from './server/kafka-server.js';
@@ -88,8 +89,10 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   const options = resolveOptions(input);
   const log = await startLogger(options);
   const nodeIds = options.nodeIds ?? Array.from({ length: options.brokers }, (_, i) => i);
+  const profile = kafkaVersionProfile(options.kafkaVersion)!;
   const cluster = new Cluster({
     nodeIds,
+    kafkaVersion: profile,
     clusterId: options.clusterId,
     autoCreateTopics: options.autoCreateTopics,
     defaultPartitions: options.defaultPartitions,
@@ -118,7 +121,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     idleMs: options.connectionsMaxIdleMs,
     handshakeTimeoutMs: options.requestTimeoutMs,
   };
-  const registry = new HandlerRegistry(brokerHandlers);
+  const registry = new HandlerRegistry(brokerHandlers, profile);
   // Behind the proxy, the brokers learn from it who each client is (mTLS principal, address), for the authorizer.
   const peers = new ProxiedPeers();
   const sasl = options.sasl ? new SaslConfig(options.sasl) : null;
@@ -287,6 +290,6 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     await running.stop();
     throw new ListenError('controlPort', err as Error);
   }
-  log.info({ brokers: nodeIds.map(address), proxy: options.proxy, direct: direct?.bootstrap(), seed, controlUrl: control.url }, 'kafkaesque cluster ready');
+  log.info({ brokers: nodeIds.map(address), kafkaVersion: profile.name, proxy: options.proxy, direct: direct?.bootstrap(), seed, controlUrl: control.url }, 'kafkaesque cluster ready');
   return running;
 }

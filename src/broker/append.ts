@@ -153,7 +153,8 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
     // Quirk kept from Kafka: log_append_time is the cached batch's max timestamp, even on CreateTime topics.
     return { error: 'NONE', errorMessage: null, baseOffset: dup.lastOffset - dup.offsetDelta, lastOffset: dup.lastOffset, logAppendTimeMs: dup.maxTimestamp, inAppend: false, duplicate: true };
   }
-  if (b.transactional && !p.producers.hasOpenTransaction(b.producerId)) {
+  // KIP-890 verification (3.6+); 2.x appends a batch for a partition never added, which then hangs its transaction.
+  if (b.transactional && cluster.profile.transactionVerification && !p.producers.hasOpenTransaction(b.producerId)) {
     const verdict = cluster.transactions.verify(req.transactionalId ?? '', b.producerId, b.producerEpoch, topic.name, p.index);
     switch (verdict) {
       case 'NONE':

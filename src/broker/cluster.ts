@@ -5,7 +5,8 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from './clock.js';
 import { Partition } from './partition.js';
-import { validateTopicConfig } from './configs.js';
+import { topicConfigDefsFor, validateTopicConfig, type ConfigDef } from './configs.js';
+import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profiles.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
@@ -33,6 +34,8 @@ export interface Topic {
 
 export interface ClusterModelOptions {
   nodeIds: number[];
+  /** The Kafka version whose broker behaviour this cluster has (docs/protocol.md#kafka-versions); default 3.9. */
+  kafkaVersion?: KafkaVersionProfile;
   clusterId: string;
   /** auto.create.topics.enable */
   autoCreateTopics: boolean;
@@ -127,8 +130,15 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   /** The replication lag the cluster started with, restored by resetReplication. */
   private readonly startReplicationLagMs: number;
 
+  /** The Kafka version this cluster behaves as. */
+  readonly profile: KafkaVersionProfile;
+  /** That version's topic configs (LogConfig): names, defaults, validation. */
+  readonly topicConfigDefs: ReadonlyMap<string, ConfigDef>;
+
   constructor(readonly options: ClusterModelOptions) {
     super();
+    this.profile = options.kafkaVersion ?? defaultProfile;
+    this.topicConfigDefs = topicConfigDefsFor(this.profile);
     this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
     this.log = options.logger;
@@ -223,7 +233,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     }
     const configs = new Map<string, string>();
     for (const [k, v] of Object.entries(spec.configs ?? {})) {
-      const why = validateTopicConfig(k, v);
+      const why = validateTopicConfig(k, v, this.topicConfigDefs);
       if (why) return fail('INVALID_CONFIG', why);
       configs.set(k, v!);
     }

@@ -4,7 +4,7 @@
 // shape the cluster's defaults can be changed at run time.
 import type { ErrorName } from '../protocol/errors.js';
 import type { Cluster } from './cluster.js';
-import { topicConfigDefs, validateTopicConfig } from './configs.js';
+import { validateTopicConfig } from './configs.js';
 
 export const RESOURCE_TOPIC = 2;
 export const RESOURCE_BROKER = 4;
@@ -76,7 +76,7 @@ export function describeConfigs(cluster: Cluster, type: number, name: string, ke
     if (!topic) return { ok: false, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Topic '${name}' does not exist.` };
     return {
       ok: true,
-      value: [...topicConfigDefs].filter(([k]) => wanted(k)).map(([k, def]) => {
+      value: [...cluster.topicConfigDefs].filter(([k]) => wanted(k)).map(([k, def]) => {
         const override = topic.configs.get(k);
         return {
           name: k,
@@ -95,7 +95,7 @@ export function describeConfigs(cluster: Cluster, type: number, name: string, ke
     if (!node.ok) return node;
     return {
       ok: true,
-      value: [...brokerConfigs].filter(([k]) => wanted(k)).map(([k, def]) => ({
+      value: [...brokerConfigs].filter(([k]) => wanted(k) && !cluster.profile.brokerConfigsRemoved.includes(k)).map(([k, def]) => ({
         name: k,
         value: def.get(cluster, node.value),
         readOnly: def.readOnly,
@@ -122,17 +122,17 @@ export function alterConfigs(cluster: Cluster, type: number, name: string, ops: 
     const next = opts.replace ? new Map<string, string>() : new Map(topic.configs);
     for (const { name: key, op, value } of ops) {
       if (op === 'delete') {
-        if (!topicConfigDefs.has(key)) return { ok: false, error: 'INVALID_CONFIG', message: `Unknown topic config name: ${key}` };
+        if (!cluster.topicConfigDefs.has(key)) return { ok: false, error: 'INVALID_CONFIG', message: `Unknown topic config name: ${key}` };
         next.delete(key);
         continue;
       }
       let v = value;
       if (op === 'append' || op === 'subtract') {
-        const current = (next.get(key) ?? topicConfigDefs.get(key)?.default ?? '').split(',').filter(Boolean);
+        const current = (next.get(key) ?? cluster.topicConfigDefs.get(key)?.default ?? '').split(',').filter(Boolean);
         const items = (value ?? '').split(',').filter(Boolean);
         v = (op === 'append' ? [...current, ...items.filter((i) => !current.includes(i))] : current.filter((i) => !items.includes(i))).join(',');
       }
-      const why = validateTopicConfig(key, v);
+      const why = validateTopicConfig(key, v, cluster.topicConfigDefs);
       if (why) return { ok: false, error: 'INVALID_CONFIG', message: why };
       next.set(key, v!);
     }

@@ -2,6 +2,8 @@
 // has them (LogConfig and ServerLogConfigs), for CreateTopics, DescribeConfigs,
 // AlterConfigs and IncrementalAlterConfigs. Values are strings, as on the wire.
 
+import type { KafkaVersionProfile } from './kafka-version/profiles.js';
+
 type Validator = (value: string) => string | null;
 
 const long: Validator = (v) => (/^-?\d+$/.test(v.trim()) ? null : `${v} is not a whole number`);
@@ -51,9 +53,29 @@ export const topicConfigDefs: ReadonlyMap<string, ConfigDef> = new Map<string, C
   ['unclean.leader.election.enable', { default: 'false', validate: bool, type: 1 }],
 ]);
 
+const messageFormatVersion: Validator = (v) => (/^\d+\.\d+(\.\d+)?(-IV\d+)?$/.test(v) ? null : `${v} is not a Kafka version such as 3.0-IV1`);
+/** Validators and types of the configs a profile adds to the 3.9 set. */
+const addedConfigDefs: Readonly<Record<string, Omit<ConfigDef, 'default'>>> = {
+  'message.format.version': { validate: messageFormatVersion, type: 2 },
+};
+
+const byProfile = new WeakMap<KafkaVersionProfile, ReadonlyMap<string, ConfigDef>>();
+
+/** The topic configs of one Kafka version (LogConfig of that release): the set above, less the profile's removals, with its additions, by name. */
+export function topicConfigDefsFor(profile: KafkaVersionProfile): ReadonlyMap<string, ConfigDef> {
+  let defs = byProfile.get(profile);
+  if (!defs) {
+    const entries = [...topicConfigDefs].filter(([name]) => !profile.topicConfigsRemoved.includes(name));
+    for (const [name, value] of profile.topicConfigsAdded) entries.push([name, { ...addedConfigDefs[name]!, default: value }]);
+    defs = new Map(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
+    byProfile.set(profile, defs);
+  }
+  return defs;
+}
+
 /** Checks one topic config; returns the reason it is refused, or null. */
-export function validateTopicConfig(name: string, value: string | null): string | null {
-  const def = topicConfigDefs.get(name);
+export function validateTopicConfig(name: string, value: string | null, defs: ReadonlyMap<string, ConfigDef> = topicConfigDefs): string | null {
+  const def = defs.get(name);
   if (!def) return `Unknown topic config name: ${name}`;
   if (value === null) return `Null value not supported for topic configs: ${name}`;
   const why = def.validate(value);

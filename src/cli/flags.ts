@@ -45,6 +45,22 @@ export function optionFlag(key: OptionKey, flag: string, describe: string, extra
   return wholeFlag(flag, describe, boundsOf(key), extra);
 }
 
+/** A text flag that sets the option `key`: given once, with a value, checked by the options schema; a refusal names the flag and the value. */
+export function optionTextFlag(key: OptionKey, flag: string, describe: string): Options {
+  return {
+    type: 'string',
+    requiresArg: true,
+    describe,
+    coerce: (v: unknown) => {
+      if (v === undefined) return v;
+      const text = String(once(`--${flag}`, v));
+      const bad = checkOption(key, text);
+      if (bad) throw new UsageError(`--${flag} ${shown(text)}: ${bad.reason.replace(/, got .*$/, '')}`);
+      return text;
+    },
+  };
+}
+
 /** A comma-separated list of whole numbers that sets the option `key` (each within its bounds, then the list as the schema checks it). */
 export function optionListFlag(key: OptionKey, flag: string, describe: string): Options {
   const bounds = boundsOf(key);

@@ -6,12 +6,13 @@ import { startProxy, type RunningProxy } from '../start-proxy.js';
 import { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from '../options.js';
 import { OptionsError, type OptionKey } from '../options-schema.js';
 import { EXIT_FAILED, EXIT_USAGE, UsageError, describeFailure } from './common.js';
-import { optionFlag, optionListFlag } from './flags.js';
+import { optionFlag, optionListFlag, optionTextFlag } from './flags.js';
 import { CLIENT_AUTH_VALUES, type ClientAuth } from '../server/tls.js';
 import { SASL_MECHANISMS, type SaslMechanism, type SaslOptions } from '../server/sasl/authenticator.js';
 import type { AclSpec, AuthorizerOptions } from '../broker/acl/authorizer.js';
 import { tlsOptionsFromFlags, writeTlsFiles, type TlsFiles } from './tls-files.js';
 import { prettyByDefault } from '../logger.js';
+import { DEFAULT_KAFKA_VERSION, KAFKA_VERSIONS } from '../broker/kafka-version/profiles.js';
 
 interface StartArgs {
   brokers: number;
@@ -25,6 +26,7 @@ interface StartArgs {
   partitions: number;
   'replication-factor'?: number;
   'auto-create-topics': boolean;
+  'kafka-version'?: string;
   'cold-start': boolean;
   'min-insync-replicas': number;
   'replication-lag-ms': number;
@@ -134,6 +136,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
       .option('partitions', optionFlag('defaultPartitions', 'partitions', 'num.partitions for auto-created topics', { default: defaultOptions.defaultPartitions }))
       .option('replication-factor', optionFlag('defaultReplicationFactor', 'replication-factor', 'default.replication.factor (default: min(3, brokers))'))
       .option('auto-create-topics', { type: 'boolean', default: true, describe: 'auto.create.topics.enable' })
+      .option('kafka-version', optionTextFlag('kafkaVersion', 'kafka-version', `Kafka version the brokers behave as: ${KAFKA_VERSIONS.join(', ')} or a patch release of one (default ${DEFAULT_KAFKA_VERSION}; docs/protocol.md#kafka-versions)`))
       .option('cold-start', { type: 'boolean', default: false, describe: 'start as a new cluster: no __consumer_offsets or __transaction_state until the first FindCoordinator creates them (COORDINATOR_NOT_AVAILABLE meanwhile)' })
       .option('min-insync-replicas', optionFlag('minInsyncReplicas', 'min-insync-replicas', 'Broker-level min.insync.replicas', { default: defaultOptions.minInsyncReplicas }))
       .option('replication-lag-ms', optionFlag('replicationLagMs', 'replication-lag-ms', 'How long followers lag behind leaders', { default: 0 }))
@@ -227,6 +230,7 @@ export const startCommand: CommandModule<object, StartArgs> = {
     }
     const upstream = 'upstream' in running ? running.upstream.bootstrap : undefined;
     const direct = 'directBootstrap' in running ? running.directBootstrap : null;
+    const kafkaVersion = upstream === undefined ? (running as RunningCluster).cluster.profile.name : undefined;
     const ready = {
       bootstrap: running.bootstrap,
       ...(direct ? { directBootstrap: direct } : {}),
@@ -234,13 +238,14 @@ export const startCommand: CommandModule<object, StartArgs> = {
       controlUrl: running.controlUrl,
       proxy: running.proxy,
       ...(upstream !== undefined ? { upstream } : {}),
+      ...(kafkaVersion ? { kafkaVersion } : {}),
       seed: running.seed,
       pid: process.pid,
       ...(tlsFiles ? { tlsCa: tlsFiles.ca } : {}),
       ...(tlsFiles?.clientCert ? { tlsClientCert: tlsFiles.clientCert, tlsClientKey: tlsFiles.clientKey } : {}),
     };
     const what = upstream !== undefined ? `chaos proxy ready in front of ${upstream} (upstream mode)` : `${args.brokers} broker(s) ready`;
-    const mode = upstream !== undefined ? '' : `; ${running.proxy ? 'chaos proxy on' : 'no proxy'}`;
+    const mode = kafkaVersion ? `; Kafka ${kafkaVersion}; ${running.proxy ? 'chaos proxy on' : 'no proxy'}` : '';
     if (args.json) process.stdout.write(JSON.stringify(ready) + '\n');
     else process.stdout.write(`kafkaesque: ${what}; bootstrap ${running.bootstrap}${direct && running.proxy ? `; side door ${direct}` : ''}; control ${running.controlUrl}${mode}; seed ${running.seed}${tlsText(tlsFiles)}\n`);
     let stopping = false;
@@ -297,6 +302,7 @@ function optionsFrom(args: StartArgs): Partial<KafkaesqueOptions> {
     defaultPartitions: args.partitions,
     defaultReplicationFactor: args['replication-factor'],
     autoCreateTopics: args['auto-create-topics'],
+    kafkaVersion: args['kafka-version'],
     coldStart: args['cold-start'],
     minInsyncReplicas: args['min-insync-replicas'],
     replicationLagMs: args['replication-lag-ms'],

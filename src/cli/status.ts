@@ -14,7 +14,8 @@ export const statusCommand: CommandModule<object, ClientArgs> = {
     const topics = cluster.upstream === undefined ? await client.topics() : [];
     const faults = cluster.proxy ? await client.faults() : [];
     if (args.json) return printJson({ cluster, topics, faults });
-    const mode = cluster.upstream !== undefined ? `upstream mode: chaos proxy in front of ${cluster.upstream}` : cluster.proxy ? 'chaos proxy on' : 'no proxy';
+    const proxy = cluster.proxy ? 'chaos proxy on' : 'no proxy';
+    const mode = cluster.upstream !== undefined ? `upstream mode: chaos proxy in front of ${cluster.upstream}` : cluster.kafkaVersion ? `Kafka ${cluster.kafkaVersion}; ${proxy}` : proxy;
     print(`cluster ${cluster.clusterId || '(not seen yet)'}; bootstrap ${cluster.bootstrap || '(no live broker)'}; ${mode}; seed ${cluster.seed ?? '-'}; control ${client.baseUrl}`);
     for (const n of cluster.nodes) {
       const name = n.nodeId < 0 ? `bootstrap ${-n.nodeId}` : `node ${n.nodeId}`;

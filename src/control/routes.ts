@@ -195,7 +195,7 @@ export const routes: RouteTable = {
       const { upstream } = target;
       if (upstream) return { clusterId: upstream.clusterId, controllerId: upstream.controllerId, ...common, nodes: upstream.nodes(), upstream: upstream.bootstrap };
       const cluster = modelOf(target);
-      return { clusterId: cluster.clusterId, controllerId: cluster.controllerId, ...common, nodes: [...cluster.nodes.values()].sort((a, b) => a.nodeId - b.nodeId).map(nodeView) };
+      return { clusterId: cluster.clusterId, controllerId: cluster.controllerId, ...common, kafkaVersion: cluster.profile.name, nodes: [...cluster.nodes.values()].sort((a, b) => a.nodeId - b.nodeId).map(nodeView) };
     },
   },
 

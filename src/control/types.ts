@@ -50,6 +50,8 @@ export interface ClusterView {
   controllerId: number;
   /** Comma-separated host:port of the live brokers. */
   bootstrap: string;
+  /** The Kafka version profile the brokers behave as ('2.8', '3.9', '4.0'); absent in upstream mode. */
+  kafkaVersion?: string;
   nodes: NodeView[];
   /** Whether the chaos proxy is on (fault routes answer 503 without it). */
   proxy: boolean;

@@ -289,9 +289,30 @@ describe('start: flags checked by the options schema, named in the message; list
       [['--host'], 'kafkaesque: Not enough arguments following: host\n'],
       [['--topic', 'orders:0'], 'kafkaesque: --topic orders:0: partitions must be a whole number >= 1\n'],
       [['--brokerz', '3'], 'kafkaesque: Unknown argument: brokerz\n'],
+      [['--kafka-version', '2.7'], 'kafkaesque: --kafka-version 2.7: must be one of 2.8, 3.9, 4.0 (or a patch release of one, such as 3.9.1)\n'],
+      [['--kafka-version'], 'kafkaesque: Not enough arguments following: kafka-version\n'],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(['start', ...args, '--log-level', 'silent'], {})));
     results.forEach((r, i) => expect([cases[i]![0].join(' '), r.code, r.stdout, r.stderr]).toEqual([cases[i]![0].join(' '), 2, '', `${cases[i]![1]}Run with --help for usage.\n`]));
+  });
+
+  test('--kafka-version picks the profile the ready line and status name', async () => {
+    const child = spawn(process.execPath, ['dist/cli.js', 'start', '--brokers', '1', '--port', '0', '--json', '--log-level', 'silent', '--kafka-version', '2.8.2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const ready = await new Promise<{ controlUrl: string; kafkaVersion: string }>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => (out += c).includes('\n') && resolve(JSON.parse(out)));
+        child.on('exit', (code) => reject(new Error(`start exited ${code}`)));
+      });
+      expect(ready.kafkaVersion).toBe('2.8');
+      const status = await cli(['status', '--url', ready.controlUrl], {});
+      expect(status.stdout).toContain('; Kafka 2.8; chaos proxy on;');
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 
   test('--help shows the bounds', async () => {

@@ -16,6 +16,7 @@
 // commits are stored at once (no pending plain commits, so require_stable only
 // sees transactional ones); offsets never expire and Empty groups stay until
 // DeleteGroups (no offsets.retention.minutes cleanup).
+import { ZooKeeperOffsets } from './zookeeper-offsets.js';
 import { EventEmitter } from 'node:events';
 import type { ErrorName } from '../../protocol/errors.js';
 import type { Cluster, LeaderChange } from '../cluster.js';
@@ -180,6 +181,8 @@ const EMPTY = Buffer.alloc(0);
 export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   readonly config: GroupCoordinatorConfig = { ...defaultGroupConfig };
   private readonly groups = new Map<string, Group>();
+  /** OffsetCommit/OffsetFetch v0 on the ZooKeeper-era profile: offsets a 2.x broker kept in ZooKeeper. */
+  readonly zookeeperOffsets = new ZooKeeperOffsets();
   /** Leader of each __consumer_offsets partition as last seen: a change moves its groups. */
   private readonly owners = new Map<number, number>();
   /** Orders commit records as their offsets in __consumer_offsets would. */
@@ -737,7 +740,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     }
   }
 
-  private metadataTooLarge(metadata: string | null): boolean {
+  /** offset.metadata.max.bytes (4096) exceeded: OFFSET_METADATA_TOO_LARGE. */
+  metadataTooLarge(metadata: string | null): boolean {
     return metadata !== null && metadata.length > this.config['offset.metadata.max.bytes'];
   }
 
@@ -864,7 +868,23 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    */
   validateTxnOffsetCommitMember(groupId: string, memberId: string, generationId: number, groupInstanceId: string | null): ErrorName {
     const group = this.groups.get(groupId) ?? this.addGroup(groupId);
+    if (this.cluster.profile.txnOffsetCommitMemberCheck === 'zookeeper') return this.validateTxnOffsetCommitMember28(group, memberId, generationId, groupInstanceId);
     return this.validateOffsetCommit(group, generationId, memberId, groupInstanceId, true) ?? 'NONE';
+  }
+
+  /**
+   * 2.x's checks (GroupCoordinator#doTxnCommitOffsets, 2.8.2), each only when
+   * its field is set: a static member replaced by another member id is
+   * FENCED_INSTANCE_ID, a member id the group does not know UNKNOWN_MEMBER_ID,
+   * a generation (>= 0) that is not the group's ILLEGAL_GENERATION.
+   */
+  private validateTxnOffsetCommitMember28(group: Group, memberId: string, generationId: number, groupInstanceId: string | null): ErrorName {
+    if (group.is('Dead')) return 'COORDINATOR_NOT_AVAILABLE';
+    const staticMemberId = groupInstanceId === null ? undefined : group.currentStaticMemberId(groupInstanceId);
+    if (staticMemberId !== undefined && staticMemberId !== memberId) return 'FENCED_INSTANCE_ID';
+    if (memberId !== '' && !group.has(memberId)) return 'UNKNOWN_MEMBER_ID';
+    if (generationId >= 0 && generationId !== group.generationId) return 'ILLEGAL_GENERATION';
+    return 'NONE';
   }
 
   /**
@@ -1006,6 +1026,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     const count = this.groups.size;
     for (const g of this.groups.values()) if (!g.is('Dead')) this.unload(g);
     this.groups.clear();
+    this.zookeeperOffsets.clear();
     return count;
   }
 

@@ -3,7 +3,8 @@
 // each topic's partitions with leader, epoch, replicas, ISR and offline
 // replicas. A missing topic is auto-created when the request and the broker
 // allow it, and this response reports UNKNOWN_TOPIC_OR_PARTITION for it, as a
-// KRaft broker does; the topic shows up in the next response. Topics the
+// KRaft broker does (LEADER_NOT_AVAILABLE on the ZooKeeper-era profile, as
+// 2.x did); the topic shows up in the next response. Topics the
 // principal may not DESCRIBE are hidden or refused (see below); authorized
 // operations are filled when asked (v8+; the cluster's v8-10).
 import { MetadataApi, type MetadataResponseTopic } from '../../protocol/messages/index.js';
@@ -75,11 +76,10 @@ export default defineHandler(MetadataApi, (req, ctx) => {
       if (topic) return seen(describeTopic(cluster, topic));
       if (allowCreate && !mayCreate(rt.name)) return denied(rt.name, ZERO_UUID, INTERNAL_TOPICS.has(rt.name));
       if (invalidTopicReason(rt.name)) return seen(missing(rt.name, 'INVALID_TOPIC_EXCEPTION'));
-      if (allowCreate) {
-        const created = cluster.autoCreateTopic(rt.name);
-        if (created && !created.ok) return seen(missing(rt.name, created.error));
-      }
-      return seen(missing(rt.name, 'UNKNOWN_TOPIC_OR_PARTITION'));
+      const created = allowCreate ? cluster.autoCreateTopic(rt.name) : null;
+      if (created && !created.ok) return seen(missing(rt.name, created.error));
+      // ZooKeeper (2.x): LEADER_NOT_AVAILABLE, which kafkajs retries; KRaft: UNKNOWN_TOPIC_OR_PARTITION (KafkaVersionProfile).
+      return seen(missing(rt.name, created ? cluster.profile.autoCreatedTopicError : 'UNKNOWN_TOPIC_OR_PARTITION'));
     });
   }
   if (version >= 8 && req.includeTopicAuthorizedOperations) {

@@ -5,8 +5,9 @@
 // them. Metadata over offset.metadata.max.bytes (4096) gets
 // OFFSET_METADATA_TOO_LARGE for that partition alone. v1's commit timestamp
 // and v2-4's retention time are kept but nothing expires.
-// v0 stored offsets in ZooKeeper: a KRaft broker, and kafkaesque, answer
-// UNSUPPORTED_VERSION for it.
+// v0 stored offsets in ZooKeeper: on the ZooKeeper-era profile they go to
+// the ZooKeeper offsets (no group or member check, as 2.x's KafkaApis); a
+// KRaft broker, and the other profiles, answer UNSUPPORTED_VERSION for it.
 // Authorization (KafkaApis.handleOffsetCommitRequest): READ on the group, else
 // GROUP_AUTHORIZATION_FAILED on every partition; READ on each topic, else
 // TOPIC_AUTHORIZATION_FAILED for its partitions.
@@ -63,7 +64,13 @@ export default defineHandler(OffsetCommitApi, (req, ctx) => {
     });
   });
   if (valid.length > 0) {
-    if (version === 0) {
+    if (version === 0 && cluster.profile.metadataMode === 'zookeeper') {
+      // KafkaApis#handleOffsetCommitRequest (2.8.2): "for version 0 always store offsets to ZK".
+      for (const v of valid) {
+        if (cluster.groups.metadataTooLarge(v.offset.metadata)) errors[v.t]![v.p] = 'OFFSET_METADATA_TOO_LARGE';
+        else cluster.groups.zookeeperOffsets.set(req.groupId, v.offset.topic, v.offset.partition, v.offset.offset);
+      }
+    } else if (version === 0) {
       // The whole request fails, as the exception from KafkaApis#commitOffsetsToZookeeper does.
       for (const row of errors) row.fill('UNSUPPORTED_VERSION');
     } else {

@@ -4,13 +4,16 @@
 // offset, or a group that does not exist, answers offset -1 with no error.
 // No membership check. require_stable (v7+) answers UNSTABLE_OFFSET_COMMIT
 // for a partition whose transactional offset is still pending.
-// v0 read ZooKeeper: UNSUPPORTED_VERSION per partition, as on a KRaft broker.
+// v0 read ZooKeeper: on the ZooKeeper-era profile the offsets OffsetCommit v0
+// stored (-1 where none, or for an unknown partition), else
+// UNSUPPORTED_VERSION per partition, as on a KRaft broker.
 // v0-1 have no top-level error: a group error is copied onto each requested
 // partition (as OffsetFetchResponse intends; a 3.9 broker's coordinator path
 // drops the partitions instead, so a v1 client would see no error at all).
 import { OffsetFetchApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { FetchedOffset } from '../groups/group-coordinator.js';
+import type { Cluster } from '../cluster.js';
 import { defineHandler, type RequestContext } from './handler.js';
 import { authorize, authorizedNames } from './authorize.js';
 
@@ -65,10 +68,24 @@ function fetchGroup(ctx: RequestContext, groupId: string, requireStable: boolean
   return { error: r.error, offsets: [...r.offsets, ...failed(topics.filter((t) => !describable.has(t.name)), 'TOPIC_AUTHORIZATION_FAILED')] };
 }
 
+/** KafkaApis#handleOffsetFetchRequest (2.8.2), "version 0 reads offsets from ZK": an unknown partition, or one with no offset, is UNKNOWN_PARTITION (-1, no error). */
+const fromZooKeeper = (cluster: Cluster, groupId: string, topics: readonly Wanted[]): FetchedOffset[] =>
+  topics.flatMap((t) =>
+    t.partitionIndexes.map((partition) => ({
+      topic: t.name,
+      partition,
+      offset: cluster.partition(t.name, partition) ? cluster.groups.zookeeperOffsets.get(groupId, t.name, partition) : -1,
+      leaderEpoch: -1,
+      metadata: '',
+      error: 'NONE' as const,
+    })),
+  );
+
 export default defineHandler(OffsetFetchApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
   const requireStable = version >= 7 && req.requireStable;
+  if (version === 0 && cluster.profile.metadataMode === 'zookeeper') return { throttleTimeMs: 0, topics: byTopic(fromZooKeeper(cluster, req.groupId, req.topics ?? [])) };
   if (version === 0) return { throttleTimeMs: 0, topics: byTopic(failed(req.topics ?? [], 'UNSUPPORTED_VERSION')) };
   if (version >= 8) {
     return {

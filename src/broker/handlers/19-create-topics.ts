@@ -4,7 +4,6 @@
 // Any node accepts it (KRaft brokers forward to the controller).
 import { CreateTopicsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
-import { topicConfigDefs } from '../configs.js';
 import { MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS } from '../cluster.js';
 import { defineHandler } from './handler.js';
 import { authorizeCluster, authorizedNames } from './authorize.js';
@@ -65,7 +64,7 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
         errorMessage: null,
         numPartitions: partitions,
         replicationFactor: rf,
-        configs: [...topicConfigDefs].map(([name, def]) => ({
+        configs: [...cluster.topicConfigDefs].map(([name, def]) => ({
           name,
           value: overrides.get(name) ?? def.default,
           readOnly: false,

@@ -1,8 +1,9 @@
 // TxnOffsetCommit (28), v0-4: offsets committed inside a transaction. The
 // group coordinator answers (NOT_COORDINATOR elsewhere); the transaction
 // must have the group's offsets partition (AddOffsetsToTxn) and the
-// producer's epoch; v3+ member fields are checked without
-// REBALANCE_IN_PROGRESS. The offsets stay pending, invisible to
+// producer's epoch (KIP-890 verification, 3.8+; the 2.8 profile checks only
+// the epoch); v3+ member fields are checked without REBALANCE_IN_PROGRESS,
+// with 2.x's or 3.x's rules as the profile says. The offsets stay pending, invisible to
 // OffsetFetch, until the COMMIT marker (an ABORT drops them).
 import { TxnOffsetCommitApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
@@ -13,13 +14,21 @@ import { authorize, authorizedNames } from './authorize.js';
 export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
+  const memberError = () => (version >= 3 ? cluster.groups.validateTxnOffsetCommitMember(req.groupId, req.memberId, req.generationId, req.groupInstanceId) : 'NONE');
   const groupError = (): ErrorName => {
     const status = cluster.groups.groupStatus(req.groupId, 'TxnOffsetCommit', ctx.nodeId);
     if (status) return status;
     const verdict = cluster.transactions.verify(req.transactionalId, req.producerId, req.producerEpoch, GROUP_METADATA_TOPIC, partitionFor(req.groupId));
+    if (!cluster.profile.transactionVerification) {
+      // 2.x asks no coordinator (GroupCoordinator#handleTxnCommitOffsets, 2.8.2): the
+      // members are checked, then the offsets partition's producer state refuses an
+      // epoch older than the one the coordinator's markers carried there.
+      const error = memberError();
+      return error === 'NONE' && verdict === 'PRODUCER_FENCED' ? 'INVALID_PRODUCER_EPOCH' : error;
+    }
     switch (verdict) {
       case 'NONE':
-        break;
+        return memberError();
       case 'TRANSACTION_ABORTABLE':
         return version >= 4 ? 'TRANSACTION_ABORTABLE' : 'INVALID_TXN_STATE';
       case 'PRODUCER_FENCED':
@@ -27,7 +36,6 @@ export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
       default:
         return verdict;
     }
-    return version >= 3 ? cluster.groups.validateTxnOffsetCommitMember(req.groupId, req.memberId, req.generationId, req.groupInstanceId) : 'NONE';
   };
   // KafkaApis.handleTxnOffsetCommitRequest: WRITE on the transactional id, READ on the group (each for every partition), READ on each topic.
   const refused: ErrorName | null = !authorize(ctx, 'WRITE', 'TRANSACTIONAL_ID', req.transactionalId)

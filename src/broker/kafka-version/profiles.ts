@@ -1,0 +1,108 @@
+// Kafka versions as profiles (option `kafkaVersion`, CLI --kafka-version):
+// which API versions a broker of that Kafka advertises and serves, and each
+// broker behaviour that differs between them, each from that version's source.
+// docs/protocol.md#kafka-versions lists the differences with their sources.
+//
+// To add an API: serve it (a handler in src/broker/handlers/); each profile
+// advertises it where that Kafka's ranges table below lists it, capped to
+// the handler's range. To add a version: a ranges file from
+// scripts/kafka-version-ranges.mjs and an entry in PROFILES.
+import ranges28 from './ranges-2.8.js';
+import ranges39 from './ranges-3.9.js';
+import ranges40 from './ranges-4.0.js';
+import type { ErrorName } from '../../protocol/errors.js';
+
+export type VersionRange = { readonly min: number; readonly max: number };
+
+export interface KafkaVersionProfile {
+  /** The profile's name: major.minor, as `kafkaVersion` takes it. */
+  readonly name: string;
+  /** The release the profile was read from. */
+  readonly release: string;
+  /** Where that broker keeps its metadata. */
+  readonly metadataMode: 'zookeeper' | 'kraft';
+  /** What that Kafka's broker serves, by api key; an API absent here is neither advertised nor served. */
+  readonly ranges: ReadonlyMap<number, VersionRange>;
+  /** Lowest version ApiVersions advertises where it is below the served one. */
+  readonly advertisedMin: ReadonlyMap<number, number>;
+  /** Metadata's answer for a topic that request auto-creates. */
+  readonly autoCreatedTopicError: ErrorName;
+  /** KIP-890 part 1: transactional Produce and TxnOffsetCommit verified with the transaction coordinator. */
+  readonly transactionVerification: boolean;
+  /** TxnOffsetCommit's member checks: 2.x's doTxnCommitOffsets or 3.x's validateOffsetCommit. */
+  readonly txnOffsetCommitMemberCheck: 'zookeeper' | 'kraft';
+  /** Topic configs this Kafka does not have (LogConfig), beyond the 3.9 set in configs.ts. */
+  readonly topicConfigsRemoved: readonly string[];
+  /** Topic configs this Kafka has that the 3.9 set does not, with their defaults. */
+  readonly topicConfigsAdded: readonly (readonly [name: string, defaultValue: string])[];
+  /** Broker configs DescribeConfigs does not report on this Kafka. */
+  readonly brokerConfigsRemoved: readonly string[];
+}
+
+const table = (rows: readonly (readonly [number, number, number])[]): ReadonlyMap<number, VersionRange> =>
+  new Map(rows.map(([key, min, max]) => [key, { min, max }]));
+
+const ZOOKEEPER_2_8: KafkaVersionProfile = {
+  name: '2.8',
+  release: '2.8.2',
+  metadataMode: 'zookeeper',
+  ranges: table(ranges28),
+  advertisedMin: new Map(),
+  // AutoTopicCreationManager#createTopicsInZk (2.8.2): the creation is
+  // started with timeout 0, and its REQUEST_TIMED_OUT becomes LEADER_NOT_AVAILABLE.
+  autoCreatedTopicError: 'LEADER_NOT_AVAILABLE',
+  // 2.8.2 has no verification: GroupCoordinator#handleTxnCommitOffsets stores
+  // at once, and UnifiedLog's append has no VerificationGuard (KIP-890, 3.6/3.8).
+  transactionVerification: false,
+  txnOffsetCommitMemberCheck: 'zookeeper',
+  // LogConfig (2.8.2): no message.timestamp.before/after.max.ms (KIP-937, 3.6);
+  // message.format.version defaults to the inter-broker protocol, 2.8-IV1.
+  topicConfigsRemoved: ['message.timestamp.after.max.ms', 'message.timestamp.before.max.ms'],
+  topicConfigsAdded: [['message.format.version', '2.8-IV1']],
+  // KafkaConfig (2.8.2) defines process.roles and node.id with defineInternal;
+  // ConfigHelper#describeConfigs reports originals ++ nonInternalValues.
+  brokerConfigsRemoved: ['process.roles', 'node.id'],
+};
+
+const KRAFT_3_9: KafkaVersionProfile = {
+  name: '3.9',
+  release: '3.9.0',
+  metadataMode: 'kraft',
+  ranges: table(ranges39),
+  advertisedMin: new Map(),
+  // AutoTopicCreationManager#sendCreateTopicRequest (3.9): forwarded to the controller.
+  autoCreatedTopicError: 'UNKNOWN_TOPIC_OR_PARTITION',
+  transactionVerification: true,
+  txnOffsetCommitMemberCheck: 'kraft',
+  topicConfigsRemoved: [],
+  // LogConfig (3.9): DEFAULT_MESSAGE_FORMAT_VERSION is IBP_3_0_IV1.
+  topicConfigsAdded: [['message.format.version', '3.0-IV1']],
+  brokerConfigsRemoved: [],
+};
+
+const KRAFT_4_0: KafkaVersionProfile = {
+  ...KRAFT_3_9,
+  name: '4.0',
+  release: '4.0.0',
+  ranges: table(ranges40),
+  // ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION (KAFKA-18659): Produce
+  // v0-2 are advertised for librdkafka's sake, and refused like any removed version.
+  advertisedMin: new Map([[0, 0]]),
+  // LogConfig (4.0.0) no longer defines message.format.version,
+  // message.downconversion.enable nor message.timestamp.difference.max.ms (KIP-724, KIP-937).
+  topicConfigsRemoved: ['message.downconversion.enable', 'message.timestamp.difference.max.ms'],
+  topicConfigsAdded: [],
+};
+
+export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0].map((p) => [p.name, p]));
+
+export const DEFAULT_KAFKA_VERSION = '3.9';
+export const KAFKA_VERSIONS = [...PROFILES.keys()];
+
+/** '3.9' and '3.9.1' name the 3.9 profile; anything else is undefined. */
+export function kafkaVersionProfile(version: string): KafkaVersionProfile | undefined {
+  const m = /^(\d+\.\d+)(?:\.\d+)?$/.exec(version.trim());
+  return m ? PROFILES.get(m[1]!) : undefined;
+}
+
+export const defaultProfile = PROFILES.get(DEFAULT_KAFKA_VERSION)!;

@@ -1,0 +1,334 @@
+// Kafka versions as profiles (kafkaVersion): each profile advertises its
+// release's ApiVersions ranges capped to what the handlers serve, refuses
+// what that release refuses, and has that release's behaviours, seen on the
+// wire and through kafkajs.
+import { startCluster, type RunningCluster } from '../../src/index.js';
+import { ApiKey } from '../../src/protocol/messages/index.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { buildRecordBatch } from '../../src/protocol/record-batch.js';
+import { brokerHandlers } from '../../src/broker/handlers/index.js';
+import { HandlerRegistry } from '../../src/broker/handlers/registry.js';
+import { PROFILES } from '../../src/broker/kafka-version/profiles.js';
+import { resolveOptions } from '../../src/options.js';
+import { WireClient, decodeResponse } from '../support/wire-client.js';
+import { kafkajs } from '../support/kafkajs.js';
+
+const clusters = new Map<string, RunningCluster>();
+beforeAll(async () => {
+  for (const v of ['2.8', '3.9', '4.0']) clusters.set(v, await startCluster({ brokers: 1, kafkaVersion: v, topics: [{ name: 'orders', partitions: 1 }] }));
+  clusters.set('default', await startCluster({ brokers: 1 }));
+});
+afterAll(async () => {
+  for (const c of clusters.values()) await c.stop();
+});
+const bootstrap = (v: string) => clusters.get(v)!.bootstrap;
+
+async function apiVersions(v: string): Promise<Map<number, [number, number]>> {
+  const c = await WireClient.connect(bootstrap(v));
+  try {
+    const res = await c.request(ApiKey.ApiVersions, 3, { clientSoftwareName: 'profiles-test', clientSoftwareVersion: '1.0' });
+    expect(res.errorCode).toBe(ErrorCode.NONE);
+    return new Map(res.apiKeys.map((a: any) => [a.apiKey, [a.minVersion, a.maxVersion]]));
+  } finally {
+    c.close();
+  }
+}
+
+describe('ApiVersions per profile', () => {
+  test('the default is 3.9, and it advertises what the handlers serve, as before profiles', async () => {
+    expect(resolveOptions({}).kafkaVersion).toBe('3.9');
+    const all = new Map(brokerHandlers.map((h) => [h.api.apiKey, [h.minVersion, h.maxVersion]]));
+    expect(await apiVersions('default')).toEqual(all);
+    expect(await apiVersions('3.9')).toEqual(all);
+  });
+
+  test('each profile advertises its release ranges capped to the handlers; an API its release lacks is absent', async () => {
+    for (const v of ['2.8', '3.9', '4.0']) {
+      const profile = PROFILES.get(v)!;
+      const advertised = await apiVersions(v);
+      for (const h of brokerHandlers) {
+        const kafka = profile.ranges.get(h.api.apiKey);
+        const min = Math.max(h.minVersion, kafka?.min ?? Infinity);
+        const max = Math.min(h.maxVersion, kafka?.max ?? -Infinity);
+        const expected = min <= max ? [Math.min(min, profile.advertisedMin.get(h.api.apiKey) ?? min), max] : undefined;
+        expect([v, h.api.name, advertised.get(h.api.apiKey)]).toEqual([v, h.api.name, expected]);
+      }
+    }
+  });
+
+  test('2.8 (ZooKeeper) serves what 2.8.2 did: Produce 0-9, Fetch 0-12, ApiVersions 0-3, no DescribeTransactions nor ListTransactions', async () => {
+    const r = await apiVersions('2.8');
+    expect(r.get(ApiKey.Produce)).toEqual([0, 9]);
+    expect(r.get(ApiKey.Fetch)).toEqual([0, 12]);
+    expect(r.get(ApiKey.ApiVersions)).toEqual([0, 3]);
+    expect(r.get(ApiKey.DescribeCluster)).toEqual([0, 0]);
+    expect(r.has(ApiKey.DescribeTransactions)).toBe(false);
+    expect(r.has(ApiKey.ListTransactions)).toBe(false);
+  });
+
+  test('4.0 advertises KIP-896 minimums (Fetch 4+, OffsetCommit 2+) and Produce from 0 (KAFKA-18659), capped at the 3.9 handlers', async () => {
+    const r = await apiVersions('4.0');
+    expect(r.get(ApiKey.Produce)).toEqual([0, 11]);
+    expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
+    expect(r.get(ApiKey.ListOffsets)).toEqual([1, 9]);
+    expect(r.get(ApiKey.OffsetCommit)).toEqual([2, 9]);
+    expect(r.get(ApiKey.JoinGroup)).toEqual([2, 9]);
+    expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
+  });
+
+  test('the registry built for a profile is what the wire says', async () => {
+    for (const v of ['2.8', '4.0']) {
+      const wire = await apiVersions(v);
+      const registry = new HandlerRegistry(brokerHandlers, PROFILES.get(v)!).versions();
+      expect(new Map(registry.map((a) => [a.apiKey, [a.minVersion, a.maxVersion]]))).toEqual(wire);
+    }
+  });
+});
+
+describe('versions a profile does not serve are refused as that Kafka refuses them', () => {
+  const produceV = (version: number) => ({
+    acks: 1,
+    timeoutMs: 1000,
+    ...(version >= 3 ? { transactionalId: null } : {}),
+    topicData: [{ name: 'orders', partitionData: [{ index: 0, records: buildRecordBatch([{ value: Buffer.from('x') }]) }] }],
+  });
+
+  test('4.0: Produce v2 closes the connection (SocketServer#parseRequestHeader), though ApiVersions lists it; v3 is served', async () => {
+    const c = await WireClient.connect(bootstrap('4.0'));
+    c.send(ApiKey.Produce, 2, produceV(2));
+    expect(await c.whenClosed()).toBe(true);
+    const d = await WireClient.connect(bootstrap('4.0'));
+    const res = await d.request(ApiKey.Produce, 3, produceV(3));
+    expect(res.responses[0].partitionResponses[0].errorCode).toBe(ErrorCode.NONE);
+    d.close();
+  });
+
+  test('4.0: Fetch v3 closes the connection; 3.9 serves it', async () => {
+    const fetchV3 = { replicaId: -1, maxWaitMs: 0, minBytes: 0, maxBytes: 1 << 20, topics: [{ topic: 'orders', partitions: [{ partition: 0, fetchOffset: 0, partitionMaxBytes: 1 << 20 }] }] };
+    const c = await WireClient.connect(bootstrap('4.0'));
+    c.send(ApiKey.Fetch, 3, fetchV3);
+    expect(await c.whenClosed()).toBe(true);
+    const d = await WireClient.connect(bootstrap('3.9'));
+    const res = await d.request(ApiKey.Fetch, 3, fetchV3);
+    expect(res.responses[0].partitions[0].errorCode).toBe(ErrorCode.NONE);
+    d.close();
+  });
+
+  test('2.8: Produce v10 (after 2.8) closes; ApiVersions v4 gets the v0 UNSUPPORTED_VERSION answer with 2.8 range 0-3', async () => {
+    const c = await WireClient.connect(bootstrap('2.8'));
+    c.send(ApiKey.Produce, 10, produceV(10));
+    expect(await c.whenClosed()).toBe(true);
+    const d = await WireClient.connect(bootstrap('2.8'));
+    expect((await d.request(ApiKey.ApiVersions, 0, {})).errorCode).toBe(ErrorCode.NONE);
+    const id = d.send(ApiKey.ApiVersions, 4, { clientSoftwareName: 'x', clientSoftwareVersion: '1' });
+    const frame = (await d.nextFrame())!;
+    const answer = decodeResponse(frame, ApiKey.ApiVersions, 0, id) as { errorCode: number; apiKeys: unknown[] };
+    expect(answer.errorCode).toBe(ErrorCode.UNSUPPORTED_VERSION);
+    expect(answer.apiKeys).toEqual([{ apiKey: ApiKey.ApiVersions, minVersion: 0, maxVersion: 3 }]);
+    d.close();
+  });
+});
+
+describe('an auto-created topic', () => {
+  const metadataFor = async (v: string, topic: string) => {
+    const c = await WireClient.connect(bootstrap(v));
+    try {
+      return await c.request(ApiKey.Metadata, 4, { topics: [{ name: topic }], allowAutoTopicCreation: true });
+    } finally {
+      c.close();
+    }
+  };
+
+  test('is LEADER_NOT_AVAILABLE under ZooKeeper (2.8) and UNKNOWN_TOPIC_OR_PARTITION under KRaft (3.9, 4.0)', async () => {
+    expect((await metadataFor('2.8', 'auto-a')).topics[0].errorCode).toBe(ErrorCode.LEADER_NOT_AVAILABLE);
+    expect((await metadataFor('3.9', 'auto-a')).topics[0].errorCode).toBe(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    expect((await metadataFor('4.0', 'auto-a')).topics[0].errorCode).toBe(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    // Either way the topic exists at the next request.
+    expect((await metadataFor('2.8', 'auto-a')).topics[0].errorCode).toBe(ErrorCode.NONE);
+  });
+
+  test('kafkajs subscribes to a topic that does not exist yet on 2.8 (it retries LEADER_NOT_AVAILABLE), and fails on 3.9', async () => {
+    const subscribe = async (v: string) => {
+      const consumer = kafkajs(bootstrap(v)).consumer({ groupId: `g-${v}` });
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topic: 'not-yet' });
+        return 'subscribed';
+      } catch (err) {
+        return (err as { type?: string }).type;
+      } finally {
+        await consumer.disconnect();
+      }
+    };
+    expect(await subscribe('2.8')).toBe('subscribed');
+    expect(await subscribe('3.9')).toBe('UNKNOWN_TOPIC_OR_PARTITION');
+  });
+});
+
+describe('transactions without the partition added (KIP-890 verification, 3.6+ and 3.8+)', () => {
+  /** A transactional producer id at epoch 0 with nothing added to its transaction. */
+  const initProducer = async (c: WireClient, transactionalId: string) => {
+    const res = await c.request(ApiKey.InitProducerId, 1, { transactionalId, transactionTimeoutMs: 60_000 });
+    expect(res.errorCode).toBe(ErrorCode.NONE);
+    return { producerId: Number(res.producerId), producerEpoch: res.producerEpoch };
+  };
+
+  test('TxnOffsetCommit without AddOffsetsToTxn: 2.8 stores it, 3.9 answers INVALID_TXN_STATE (v3)', async () => {
+    const commit = async (v: string) => {
+      const c = await WireClient.connect(bootstrap(v));
+      try {
+        const { producerId, producerEpoch } = await initProducer(c, `txn-commit-${v}`);
+        const res = await c.request(ApiKey.TxnOffsetCommit, 3, {
+          transactionalId: `txn-commit-${v}`,
+          groupId: `txn-group-${v}`,
+          producerId,
+          producerEpoch,
+          generationId: -1,
+          memberId: '',
+          groupInstanceId: null,
+          topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+        });
+        return res.topics[0].partitions[0].errorCode;
+      } finally {
+        c.close();
+      }
+    };
+    expect(await commit('2.8')).toBe(ErrorCode.NONE);
+    expect(await commit('3.9')).toBe(ErrorCode.INVALID_TXN_STATE);
+  });
+
+  test('TxnOffsetCommit member checks: a generation without a member id is ILLEGAL_GENERATION on 2.8, UNKNOWN_MEMBER_ID on 3.9', async () => {
+    const commit = async (v: string) => {
+      const c = await WireClient.connect(bootstrap(v));
+      try {
+        const transactionalId = `txn-member-${v}`;
+        const groupId = `member-group-${v}`;
+        const { producerId, producerEpoch } = await initProducer(c, transactionalId);
+        expect((await c.request(ApiKey.AddOffsetsToTxn, 1, { transactionalId, producerId, producerEpoch, groupId })).errorCode).toBe(ErrorCode.NONE);
+        const res = await c.request(ApiKey.TxnOffsetCommit, 3, {
+          transactionalId,
+          groupId,
+          producerId,
+          producerEpoch,
+          generationId: 5,
+          memberId: '',
+          groupInstanceId: null,
+          topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+        });
+        return res.topics[0].partitions[0].errorCode;
+      } finally {
+        c.close();
+      }
+    };
+    expect(await commit('2.8')).toBe(ErrorCode.ILLEGAL_GENERATION);
+    expect(await commit('3.9')).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+  });
+
+  test('a transactional Produce to a partition never added: 2.8 appends it, 3.9 answers INVALID_TXN_STATE (v3)', async () => {
+    const send = async (v: string) => {
+      const c = await WireClient.connect(bootstrap(v));
+      try {
+        const { producerId, producerEpoch } = await initProducer(c, `txn-produce-${v}`);
+        const records = buildRecordBatch([{ value: Buffer.from('t') }], { producerId, producerEpoch, baseSequence: 0, transactional: true });
+        const res = await c.request(ApiKey.Produce, 3, { transactionalId: `txn-produce-${v}`, acks: -1, timeoutMs: 1000, topicData: [{ name: 'orders', partitionData: [{ index: 0, records }] }] });
+        return res.responses[0].partitionResponses[0].errorCode;
+      } finally {
+        c.close();
+      }
+    };
+    expect(await send('2.8')).toBe(ErrorCode.NONE);
+    expect(await send('3.9')).toBe(ErrorCode.INVALID_TXN_STATE);
+  });
+});
+
+describe('OffsetCommit and OffsetFetch v0 (ZooKeeper offsets)', () => {
+  const commitV0 = (groupId: string) => ({ groupId, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 7, committedMetadata: 'm' }] }] });
+  const fetch = (groupId: string) => ({ groupId, topics: [{ name: 'orders', partitionIndexes: [0] }] });
+
+  test('2.8 stores v0 commits apart from the coordinator offsets, as ZooKeeper did; 3.9 answers UNSUPPORTED_VERSION', async () => {
+    const c = await WireClient.connect(bootstrap('2.8'));
+    const committed = await c.request(ApiKey.OffsetCommit, 0, commitV0('zk-group'));
+    expect(committed.topics[0].partitions[0].errorCode).toBe(ErrorCode.NONE);
+    const v0 = await c.request(ApiKey.OffsetFetch, 0, fetch('zk-group'));
+    expect(v0.topics[0].partitions[0]).toMatchObject({ committedOffset: 7, metadata: '', errorCode: ErrorCode.NONE });
+    // The group coordinator (v1+) never saw it.
+    const v1 = await c.request(ApiKey.OffsetFetch, 1, fetch('zk-group'));
+    expect(v1.topics[0].partitions[0]).toMatchObject({ committedOffset: -1, errorCode: ErrorCode.NONE });
+    c.close();
+    const d = await WireClient.connect(bootstrap('3.9'));
+    const refused = await d.request(ApiKey.OffsetCommit, 0, commitV0('zk-group'));
+    expect(refused.topics[0].partitions[0].errorCode).toBe(ErrorCode.UNSUPPORTED_VERSION);
+    d.close();
+  });
+});
+
+describe('DescribeConfigs keys', () => {
+  const topicConfigs = async (v: string) => {
+    const admin = kafkajs(bootstrap(v)).admin();
+    await admin.connect();
+    try {
+      const res = await admin.describeConfigs({ resources: [{ type: 2, name: 'orders' }], includeSynonyms: false });
+      return new Map(res.resources[0]!.configEntries.map((e) => [e.configName, e.configValue]));
+    } finally {
+      await admin.disconnect();
+    }
+  };
+
+  test('topic configs follow each release LogConfig', async () => {
+    const [c28, c39, c40] = [await topicConfigs('2.8'), await topicConfigs('3.9'), await topicConfigs('4.0')];
+    expect(c28.get('message.format.version')).toBe('2.8-IV1');
+    expect(c28.has('message.timestamp.before.max.ms')).toBe(false);
+    expect(c28.get('message.downconversion.enable')).toBe('true');
+    expect(c39.get('message.format.version')).toBe('3.0-IV1');
+    expect(c39.has('message.timestamp.before.max.ms')).toBe(true);
+    expect(c40.has('message.format.version')).toBe(false);
+    expect(c40.has('message.downconversion.enable')).toBe(false);
+    expect(c40.has('message.timestamp.difference.max.ms')).toBe(false);
+    expect(c40.get('retention.ms')).toBe('604800000');
+  });
+
+  test('a topic config a release does not have is refused at CreateTopics (INVALID_CONFIG)', async () => {
+    const create = async (v: string, configs: Record<string, string>) => {
+      const c = await WireClient.connect(bootstrap(v));
+      try {
+        const res = await c.request(ApiKey.CreateTopics, 4, { topics: [{ name: `cfg-${Object.keys(configs)[0]}`, numPartitions: 1, replicationFactor: 1, assignments: [], configs: Object.entries(configs).map(([name, value]) => ({ name, value })) }], timeoutMs: 1000, validateOnly: true });
+        return res.topics[0].errorCode;
+      } finally {
+        c.close();
+      }
+    };
+    expect(await create('4.0', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('3.9', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.NONE);
+    expect(await create('2.8', { 'message.timestamp.before.max.ms': '1000' })).toBe(ErrorCode.INVALID_CONFIG);
+  });
+
+  test('broker configs: 2.8 (ZooKeeper) has no process.roles nor node.id', async () => {
+    const brokerConfigs = async (v: string) => {
+      const admin = kafkajs(bootstrap(v)).admin();
+      await admin.connect();
+      try {
+        const res = await admin.describeConfigs({ resources: [{ type: 4, name: '0' }], includeSynonyms: false });
+        return res.resources[0]!.configEntries.map((e) => e.configName);
+      } finally {
+        await admin.disconnect();
+      }
+    };
+    expect(await brokerConfigs('2.8')).not.toContain('process.roles');
+    expect(await brokerConfigs('3.9')).toEqual(expect.arrayContaining(['process.roles', 'node.id', 'broker.id']));
+  });
+});
+
+describe('the option', () => {
+  test('takes a patch release as its minor profile, and refuses a version without a profile by name', async () => {
+    expect(resolveOptions({ kafkaVersion: '3.9.1' }).kafkaVersion).toBe('3.9.1');
+    const k = clusters.get('2.8')!;
+    expect(k.cluster.profile.name).toBe('2.8');
+    expect(() => resolveOptions({ kafkaVersion: '2.7' })).toThrow(/kafkaVersion: must be one of 2\.8, 3\.9, 4\.0/);
+    expect(() => resolveOptions({ kafkaVersion: 39 as unknown as string })).toThrow(/kafkaVersion: must be a Kafka version string/);
+  });
+
+  test('the control API says which profile runs', async () => {
+    const res = await fetch(`${clusters.get('4.0')!.controlUrl}/v1/cluster`);
+    expect((await res.json()).kafkaVersion).toBe('4.0');
+  });
+});
