@@ -141,6 +141,10 @@ def group(args, out, deadline):
                               fetch_max_wait_ms=100, **common(args, f"-{m['name']}"))
             m["api_version"] = ".".join(map(str, c.config["api_version"]))
             try:
+                # The topic's metadata first, so the first join's metadata snapshot has it: kafka-python
+                # 3.0.12 loses its SyncGroup answer when the leader rejoins for newer metadata and poll()
+                # times out mid-join (join_group_async waits only while need_rejoin(); docs/clients.md).
+                c.partitions_for_topic(args.topic)
                 c.subscribe([args.topic])
                 while not stop.is_set():
                     for tp, records in c.poll(timeout_ms=100).items():
