@@ -38,6 +38,12 @@ const samples: Record<number, unknown> = {
   [ApiKey.DescribeTransactions]: { transactionalIds: ['tx'] },
   [ApiKey.ConsumerGroupDescribe]: { groupIds: ['g'] },
   [ApiKey.DescribeTopicPartitions]: { topics: [{ name: T }] },
+  [ApiKey.ElectLeaders]: { topicPartitions: [{ topic: T, partitions: [3] }] },
+  [ApiKey.AlterPartitionReassignments]: { topics: [{ name: T, partitions: [{ partitionIndex: 3, replicas: [1] }] }] },
+  [ApiKey.ListPartitionReassignments]: { topics: [{ name: T, partitionIndexes: [3] }] },
+  [ApiKey.DescribeUserScramCredentials]: { users: [{ name: 'alice' }] },
+  [ApiKey.AlterUserScramCredentials]: { deletions: [{ name: 'alice', mechanism: 1 }], upsertions: [] },
+  [ApiKey.AlterClientQuotas]: { entries: [{ entity: [{ entityType: 'user', entityName: 'alice' }], ops: [] }] },
 };
 
 /** Every error code in a decoded response, with the path it sits at. */
@@ -76,6 +82,11 @@ function expectedPaths(apiKey: number, v: number): string[] {
     case ApiKey.DeleteGroups: return ['.results[0].errorCode'];
     case ApiKey.DescribeProducers: return ['.topics[0].partitions[0].errorCode'];
     case ApiKey.DescribeTransactions: return ['.transactionStates[0].errorCode'];
+    case ApiKey.ElectLeaders: return [...(v >= 1 ? ['.errorCode'] : []), '.replicaElectionResults[0].partitionResult[0].errorCode'];
+    case ApiKey.AlterPartitionReassignments: return ['.errorCode', '.responses[0].partitions[0].errorCode'];
+    case ApiKey.DescribeLogDirs: return v >= 3 ? ['.errorCode'] : ['.results[0].errorCode'];
+    case ApiKey.AlterUserScramCredentials: return ['.results[0].errorCode'];
+    case ApiKey.AlterClientQuotas: return ['.entries[0].errorCode'];
     default: return ['.errorCode'];
   }
 }

@@ -36,6 +36,7 @@ import describeCluster from './60-describe-cluster.js';
 import describeProducers from './61-describe-producers.js';
 import describeTransactions from './65-describe-transactions.js';
 import listTransactions from './66-list-transactions.js';
+import describeTopicPartitions from './75-describe-topic-partitions.js';
 
 export const brokerHandlers: readonly ApiHandler[] = [
   produce,
@@ -73,4 +74,5 @@ export const brokerHandlers: readonly ApiHandler[] = [
   describeProducers,
   describeTransactions,
   listTransactions,
+  describeTopicPartitions,
 ];
