@@ -30,6 +30,7 @@ import alterConfigs from './33-alter-configs.js';
 import saslAuthenticate from './36-sasl-authenticate.js';
 import createPartitions from './37-create-partitions.js';
 import deleteGroups from './42-delete-groups.js';
+import electLeaders from './43-elect-leaders.js';
 import incrementalAlterConfigs from './44-incremental-alter-configs.js';
 import offsetDelete from './47-offset-delete.js';
 import describeCluster from './60-describe-cluster.js';
@@ -68,6 +69,7 @@ export const brokerHandlers: readonly ApiHandler[] = [
   saslAuthenticate,
   createPartitions,
   deleteGroups,
+  electLeaders,
   incrementalAlterConfigs,
   offsetDelete,
   describeCluster,
