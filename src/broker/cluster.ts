@@ -9,6 +9,7 @@ import { validateTopicConfig } from './configs.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
+import { maybeCompleteReassignment } from './reassignments.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Logger } from '../logger.js';
@@ -351,11 +352,13 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   }
 
   private catchUp(p: Partition, nodeId: number, target: number): void {
-    if (p.leader < 0 || p.leader === nodeId || !this.canFollow(nodeId)) return;
+    // A replica reassigned away while its copy was scheduled copies nothing.
+    if (p.leader < 0 || p.leader === nodeId || !this.canFollow(nodeId) || !p.replicas.includes(nodeId)) return;
     p.setReplicaLogEndOffset(nodeId, Math.max(p.replicaLogEndOffset(nodeId), target));
-    // A follower that has everything the leader has rejoins the ISR.
+    // A follower that has everything the leader has rejoins the ISR, which may complete a reassignment.
     if (!p.isr.includes(nodeId) && p.replicaLogEndOffset(nodeId) >= p.logEndOffset) {
       p.setIsr(p.replicas.filter((r) => r === nodeId || p.isr.includes(r)));
+      maybeCompleteReassignment(this, p);
     }
   }
 

@@ -24,6 +24,9 @@ export class Partition {
   leaderEpoch = 0;
   isr: number[];
   highWatermark = 0;
+  /** A reassignment in progress (AlterPartitionReassignments): replicas joining, and leaving once the joiners are in the ISR. */
+  addingReplicas: number[] = [];
+  removingReplicas: number[] = [];
 
   constructor(
     readonly topic: string,
@@ -81,6 +84,14 @@ export class Partition {
       this.highWatermark = hw;
       this.notify();
     }
+  }
+
+  /** A new replica list (a reassignment's step): a replica new to it starts with nothing and catches up; one that left is forgotten. */
+  setReplicas(replicas: number[], isr: number[]): void {
+    for (const r of this.replicaLeo.keys()) if (!replicas.includes(r)) this.replicaLeo.delete(r);
+    for (const r of replicas) if (!this.replicaLeo.has(r) && r !== this.leader) this.replicaLeo.set(r, 0);
+    this.replicas = replicas;
+    this.setIsr(isr);
   }
 
   setIsr(isr: number[]): void {

@@ -32,6 +32,8 @@ import createPartitions from './37-create-partitions.js';
 import deleteGroups from './42-delete-groups.js';
 import electLeaders from './43-elect-leaders.js';
 import incrementalAlterConfigs from './44-incremental-alter-configs.js';
+import alterPartitionReassignments from './45-alter-partition-reassignments.js';
+import listPartitionReassignments from './46-list-partition-reassignments.js';
 import offsetDelete from './47-offset-delete.js';
 import describeCluster from './60-describe-cluster.js';
 import describeProducers from './61-describe-producers.js';
@@ -71,6 +73,8 @@ export const brokerHandlers: readonly ApiHandler[] = [
   deleteGroups,
   electLeaders,
   incrementalAlterConfigs,
+  alterPartitionReassignments,
+  listPartitionReassignments,
   offsetDelete,
   describeCluster,
   describeProducers,
