@@ -27,6 +27,7 @@ import endTxn from './26-end-txn.js';
 import txnOffsetCommit from './28-txn-offset-commit.js';
 import describeConfigs from './32-describe-configs.js';
 import alterConfigs from './33-alter-configs.js';
+import describeLogDirs from './35-describe-log-dirs.js';
 import saslAuthenticate from './36-sasl-authenticate.js';
 import createPartitions from './37-create-partitions.js';
 import deleteGroups from './42-delete-groups.js';
@@ -68,6 +69,7 @@ export const brokerHandlers: readonly ApiHandler[] = [
   txnOffsetCommit,
   describeConfigs,
   alterConfigs,
+  describeLogDirs,
   saslAuthenticate,
   createPartitions,
   deleteGroups,
