@@ -105,7 +105,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     handshakeTimeoutMs: options.requestTimeoutMs,
   };
   const registry = new HandlerRegistry(brokerHandlers);
-  const sasl = options.sasl ? new SaslConfig(options.sasl) : null;
+  const sasl = options.sasl ? new SaslConfig(options.sasl, cluster.scramCredentials) : null;
   const fetchLimits = { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity };
   // With the proxy on, the proxy takes the configured ports and the brokers sit behind it on free loopback ports.
   const server = new KafkaServer({

@@ -10,6 +10,7 @@ import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
 import { maybeCompleteReassignment } from './reassignments.js';
+import { ScramCredentialStore } from './scram-credentials.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Logger } from '../logger.js';
@@ -118,6 +119,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly groups: GroupCoordinator;
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
+  /** SCRAM credentials per user and mechanism (the metadata's, in KRaft): SASL SCRAM authenticates against them. */
+  readonly scramCredentials = new ScramCredentialStore();
   private producerExpirationTimer: Timer | null = null;
 
   /** The replication lag the cluster started with, restored by resetReplication. */

@@ -36,6 +36,8 @@ import incrementalAlterConfigs from './44-incremental-alter-configs.js';
 import alterPartitionReassignments from './45-alter-partition-reassignments.js';
 import listPartitionReassignments from './46-list-partition-reassignments.js';
 import offsetDelete from './47-offset-delete.js';
+import describeUserScramCredentials from './50-describe-user-scram-credentials.js';
+import alterUserScramCredentials from './51-alter-user-scram-credentials.js';
 import describeCluster from './60-describe-cluster.js';
 import describeProducers from './61-describe-producers.js';
 import describeTransactions from './65-describe-transactions.js';
@@ -78,6 +80,8 @@ export const brokerHandlers: readonly ApiHandler[] = [
   alterPartitionReassignments,
   listPartitionReassignments,
   offsetDelete,
+  describeUserScramCredentials,
+  alterUserScramCredentials,
   describeCluster,
   describeProducers,
   describeTransactions,
