@@ -124,7 +124,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
   const registry = new HandlerRegistry(brokerHandlers, profile);
   // Behind the proxy, the brokers learn from it who each client is (mTLS principal, address), for the authorizer.
   const peers = new ProxiedPeers();
-  const sasl = options.sasl ? new SaslConfig(options.sasl) : null;
+  const sasl = options.sasl ? new SaslConfig(options.sasl, cluster.scramCredentials) : null;
   const fetchLimits = { maxBytes: options.fetchMaxBytes, maxRecords: options.maxRecordsPerFetch ?? Infinity };
   // With the proxy on, the proxy takes the configured ports and the brokers sit behind it on free loopback ports.
   const server = new KafkaServer({

@@ -10,6 +10,8 @@ import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profil
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
+import { maybeCompleteReassignment } from './reassignments.js';
+import { ScramCredentialStore } from './scram-credentials.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import { Authorizer, type AuthorizerOptions } from './acl/authorizer.js';
@@ -123,6 +125,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly groups: GroupCoordinator;
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
+  /** SCRAM credentials per user and mechanism (the metadata's, in KRaft): SASL SCRAM authenticates against them. */
+  readonly scramCredentials = new ScramCredentialStore();
   private producerExpirationTimer: Timer | null = null;
   /** The ACLs and who may do what; null without an authorizer (Kafka without authorizer.class.name). */
   readonly authorizer: Authorizer | null;
@@ -367,11 +371,13 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   }
 
   private catchUp(p: Partition, nodeId: number, target: number): void {
-    if (p.leader < 0 || p.leader === nodeId || !this.canFollow(nodeId)) return;
+    // A replica reassigned away while its copy was scheduled copies nothing.
+    if (p.leader < 0 || p.leader === nodeId || !this.canFollow(nodeId) || !p.replicas.includes(nodeId)) return;
     p.setReplicaLogEndOffset(nodeId, Math.max(p.replicaLogEndOffset(nodeId), target));
-    // A follower that has everything the leader has rejoins the ISR.
+    // A follower that has everything the leader has rejoins the ISR, which may complete a reassignment.
     if (!p.isr.includes(nodeId) && p.replicaLogEndOffset(nodeId) >= p.logEndOffset) {
       p.setIsr(p.replicas.filter((r) => r === nodeId || p.isr.includes(r)));
+      maybeCompleteReassignment(this, p);
     }
   }
 

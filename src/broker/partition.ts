@@ -30,6 +30,9 @@ export class Partition {
   isr: number[];
   highWatermark = 0;
   replicas: number[];
+  /** A reassignment in progress (AlterPartitionReassignments): replicas joining, and leaving once the joiners are in the ISR. */
+  addingReplicas: number[] = [];
+  removingReplicas: number[] = [];
 
   constructor(
     readonly topic: string,
@@ -93,6 +96,15 @@ export class Partition {
       this.highWatermark = hw;
       this.notify();
     }
+  }
+
+  /** A new replica list (a reassignment's step): a replica new to it starts with nothing and catches up; one that left is forgotten. */
+  setReplicas(replicas: number[], isr: number[]): void {
+    const leo = (this.replicaLeo ??= new Map());
+    for (const r of leo.keys()) if (!replicas.includes(r)) leo.delete(r);
+    for (const r of replicas) if (!leo.has(r) && r !== this.leader) leo.set(r, 0);
+    this.replicas = replicas;
+    this.setIsr(isr);
   }
 
   setIsr(isr: number[]): void {

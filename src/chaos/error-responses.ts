@@ -6,7 +6,8 @@
 // resource or transactional id where the API answers per item; top-level
 // elsewhere. Fields without a value take the codec's defaults.
 // Differs from Kafka: Fetch v13+ also repeats the code per partition (Kafka
-// sets only the top-level code there), so clients that read either see it.
+// sets only the top-level code there), so clients that read either see it;
+// DescribeLogDirs v0-2, which have no top-level code, carry it in one log dir entry.
 import { ApiKey, apiSchemas } from '../protocol/messages/index.js';
 import { writeResponseHeader } from '../protocol/headers.js';
 import { Writer } from '../protocol/primitives.js';
@@ -143,6 +144,31 @@ const builders = new Map<number, Builder>([
   [ApiKey.CreateAcls, (req, errorCode) => ({ results: req.creations.map(() => ({ errorCode, errorMessage: null })) })],
   [ApiKey.DeleteAcls, (req, errorCode) => ({ filterResults: req.filters.map(() => ({ errorCode, errorMessage: null, matchingAcls: [] })) })],
   [ApiKey.DescribeTopicPartitions, (req, errorCode) => ({ topics: req.topics.map((t: AnyBody) => ({ name: t.name, errorCode, partitions: [] })) })],
+  [ApiKey.ElectLeaders, (req, errorCode) => ({
+    errorCode,
+    replicaElectionResults: (req.topicPartitions ?? []).map((t: AnyBody) => ({ topic: t.topic, partitionResult: t.partitions.map((partitionId: number) => ({ partitionId, errorCode, errorMessage: null })) })),
+  })],
+  [ApiKey.AlterPartitionReassignments, (req, errorCode) => ({
+    errorCode,
+    responses: req.topics.map((t: AnyBody) => ({ name: t.name, partitions: t.partitions.map((p: AnyBody) => ({ partitionIndex: p.partitionIndex, errorCode, errorMessage: null })) })),
+  })],
+  [ApiKey.ListPartitionReassignments, (req, errorCode) => ({
+    errorCode,
+    topics: (req.topics ?? []).map((t: AnyBody) => ({ name: t.name, partitions: t.partitionIndexes.map((partitionIndex: number) => ({ partitionIndex, replicas: [], addingReplicas: [], removingReplicas: [] })) })),
+  })],
+  // v0-2 have no top-level code (Kafka's answer loses it there): one log dir entry carries it.
+  [ApiKey.DescribeLogDirs, (_req, errorCode, v) => ({ errorCode, results: v >= 3 ? [] : [{ errorCode, logDir: '', topics: [] }] })],
+  [ApiKey.DescribeUserScramCredentials, (req, errorCode) => ({
+    errorCode,
+    results: (req.users ?? []).map(() => ({ user: '', errorCode, credentialInfos: [] })),
+  })],
+  [ApiKey.AlterUserScramCredentials, (req, errorCode) => ({
+    results: [...new Set([...req.deletions, ...req.upsertions].map((u: AnyBody) => u.name as string))].sort().map((user) => ({ user, errorCode, errorMessage: null })),
+  })],
+  [ApiKey.DescribeClientQuotas, (_req, errorCode) => ({ errorCode, entries: null })],
+  [ApiKey.AlterClientQuotas, (req, errorCode) => ({
+    entries: req.entries.map((e: AnyBody) => ({ errorCode, errorMessage: null, entity: e.entity.map((x: AnyBody) => ({ entityType: x.entityType, entityName: x.entityName })) })),
+  })],
 ]);
 
 /** Whether an error response can be built for this API. */

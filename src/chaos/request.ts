@@ -182,6 +182,18 @@ export function requestScope(apiKey: number, body: unknown, topicName: (id: stri
     case ApiKey.DescribeTopicPartitions:
       for (const t of b.topics) topic(t.name, null);
       break;
+    case ApiKey.ElectLeaders:
+      for (const t of b.topicPartitions ?? []) topic(t.topic, t.partitions);
+      break;
+    case ApiKey.AlterPartitionReassignments:
+      for (const t of b.topics) topic(t.name, t.partitions.map((p: AnyBody) => p.partitionIndex));
+      break;
+    case ApiKey.ListPartitionReassignments:
+      for (const t of b.topics ?? []) topic(t.name, t.partitionIndexes);
+      break;
+    case ApiKey.DescribeLogDirs:
+      for (const t of b.topics ?? []) topic(t.topic, t.partitions);
+      break;
   }
   return scope;
 }

@@ -40,6 +40,12 @@ const samples: Record<number, unknown> = {
   [ApiKey.DescribeTopicPartitions]: { topics: [{ name: T }] },
   [ApiKey.CreateAcls]: { creations: [{ resourceType: 2, resourceName: T, resourcePatternType: 3, principal: 'User:alice', host: '*', operation: 4, permissionType: 3 }] },
   [ApiKey.DeleteAcls]: { filters: [{ resourceTypeFilter: 2, resourceNameFilter: T, patternTypeFilter: 3, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 }] },
+  [ApiKey.ElectLeaders]: { topicPartitions: [{ topic: T, partitions: [3] }] },
+  [ApiKey.AlterPartitionReassignments]: { topics: [{ name: T, partitions: [{ partitionIndex: 3, replicas: [1] }] }] },
+  [ApiKey.ListPartitionReassignments]: { topics: [{ name: T, partitionIndexes: [3] }] },
+  [ApiKey.DescribeUserScramCredentials]: { users: [{ name: 'alice' }] },
+  [ApiKey.AlterUserScramCredentials]: { deletions: [{ name: 'alice', mechanism: 1 }], upsertions: [] },
+  [ApiKey.AlterClientQuotas]: { entries: [{ entity: [{ entityType: 'user', entityName: 'alice' }], ops: [] }] },
 };
 
 /** Every error code in a decoded response, with the path it sits at. */
@@ -80,6 +86,11 @@ function expectedPaths(apiKey: number, v: number): string[] {
     case ApiKey.DescribeTransactions: return ['.transactionStates[0].errorCode'];
     case ApiKey.CreateAcls: return ['.results[0].errorCode'];
     case ApiKey.DeleteAcls: return ['.filterResults[0].errorCode'];
+    case ApiKey.ElectLeaders: return [...(v >= 1 ? ['.errorCode'] : []), '.replicaElectionResults[0].partitionResult[0].errorCode'];
+    case ApiKey.AlterPartitionReassignments: return ['.errorCode', '.responses[0].partitions[0].errorCode'];
+    case ApiKey.DescribeLogDirs: return v >= 3 ? ['.errorCode'] : ['.results[0].errorCode'];
+    case ApiKey.AlterUserScramCredentials: return ['.results[0].errorCode'];
+    case ApiKey.AlterClientQuotas: return ['.entries[0].errorCode'];
     default: return ['.errorCode'];
   }
 }

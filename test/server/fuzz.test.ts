@@ -6,12 +6,14 @@ import { startCluster, type RunningCluster } from '../../src/index.js';
 import { WireClient } from '../support/wire-client.js';
 import { fetchPartition, kafkajs, messages } from '../support/kafkajs.js';
 import { mutate, requestFrames, rng } from '../../bench/lib/fuzz-frames.mjs';
+import { adminFrames } from '../support/admin-frames.js';
 
 const seconds = Number(process.env.FUZZ_SECONDS ?? 3);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
-// The vendored request frames; FUZZ_CAPTURES=test/fixtures/captures for every request of the full captures.
-const seeds = requestFrames(process.env.FUZZ_CAPTURES);
+// The vendored request frames (FUZZ_CAPTURES=test/fixtures/captures for every request of the full captures),
+// and the admin APIs no capture holds, at every version.
+const seeds = [...requestFrames(process.env.FUZZ_CAPTURES), ...adminFrames()];
 
 let kafka: RunningCluster;
 beforeAll(async () => {

@@ -30,15 +30,22 @@ import createAcls from './30-create-acls.js';
 import deleteAcls from './31-delete-acls.js';
 import describeConfigs from './32-describe-configs.js';
 import alterConfigs from './33-alter-configs.js';
+import describeLogDirs from './35-describe-log-dirs.js';
 import saslAuthenticate from './36-sasl-authenticate.js';
 import createPartitions from './37-create-partitions.js';
 import deleteGroups from './42-delete-groups.js';
+import electLeaders from './43-elect-leaders.js';
 import incrementalAlterConfigs from './44-incremental-alter-configs.js';
+import alterPartitionReassignments from './45-alter-partition-reassignments.js';
+import listPartitionReassignments from './46-list-partition-reassignments.js';
 import offsetDelete from './47-offset-delete.js';
+import describeUserScramCredentials from './50-describe-user-scram-credentials.js';
+import alterUserScramCredentials from './51-alter-user-scram-credentials.js';
 import describeCluster from './60-describe-cluster.js';
 import describeProducers from './61-describe-producers.js';
 import describeTransactions from './65-describe-transactions.js';
 import listTransactions from './66-list-transactions.js';
+import describeTopicPartitions from './75-describe-topic-partitions.js';
 
 export const brokerHandlers: readonly ApiHandler[] = [
   produce,
@@ -70,13 +77,20 @@ export const brokerHandlers: readonly ApiHandler[] = [
   deleteAcls,
   describeConfigs,
   alterConfigs,
+  describeLogDirs,
   saslAuthenticate,
   createPartitions,
   deleteGroups,
+  electLeaders,
   incrementalAlterConfigs,
+  alterPartitionReassignments,
+  listPartitionReassignments,
   offsetDelete,
+  describeUserScramCredentials,
+  alterUserScramCredentials,
   describeCluster,
   describeProducers,
   describeTransactions,
   listTransactions,
+  describeTopicPartitions,
 ];

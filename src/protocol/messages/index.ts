@@ -31,11 +31,19 @@ import * as createAcls from './create-acls.js';
 import * as deleteAcls from './delete-acls.js';
 import * as describeConfigs from './describe-configs.js';
 import * as alterConfigs from './alter-configs.js';
+import * as describeLogDirs from './describe-log-dirs.js';
 import * as saslAuthenticate from './sasl-authenticate.js';
 import * as createPartitions from './create-partitions.js';
 import * as deleteGroups from './delete-groups.js';
+import * as electLeaders from './elect-leaders.js';
 import * as incrementalAlterConfigs from './incremental-alter-configs.js';
+import * as alterPartitionReassignments from './alter-partition-reassignments.js';
+import * as listPartitionReassignments from './list-partition-reassignments.js';
 import * as offsetDelete from './offset-delete.js';
+import * as describeClientQuotas from './describe-client-quotas.js';
+import * as alterClientQuotas from './alter-client-quotas.js';
+import * as describeUserScramCredentials from './describe-user-scram-credentials.js';
+import * as alterUserScramCredentials from './alter-user-scram-credentials.js';
 import * as describeCluster from './describe-cluster.js';
 import * as describeProducers from './describe-producers.js';
 import * as describeTransactions from './describe-transactions.js';
@@ -76,11 +84,19 @@ export * from './create-acls.js';
 export * from './delete-acls.js';
 export * from './describe-configs.js';
 export * from './alter-configs.js';
+export * from './describe-log-dirs.js';
 export * from './sasl-authenticate.js';
 export * from './create-partitions.js';
 export * from './delete-groups.js';
+export * from './elect-leaders.js';
 export * from './incremental-alter-configs.js';
+export * from './alter-partition-reassignments.js';
+export * from './list-partition-reassignments.js';
 export * from './offset-delete.js';
+export * from './describe-client-quotas.js';
+export * from './alter-client-quotas.js';
+export * from './describe-user-scram-credentials.js';
+export * from './alter-user-scram-credentials.js';
 export * from './describe-cluster.js';
 export * from './describe-producers.js';
 export * from './describe-transactions.js';
@@ -127,11 +143,19 @@ export const ApiKey = {
   DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
+  DescribeLogDirs: 35,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  ElectLeaders: 43,
   IncrementalAlterConfigs: 44,
+  AlterPartitionReassignments: 45,
+  ListPartitionReassignments: 46,
   OffsetDelete: 47,
+  DescribeClientQuotas: 48,
+  AlterClientQuotas: 49,
+  DescribeUserScramCredentials: 50,
+  AlterUserScramCredentials: 51,
   DescribeCluster: 60,
   DescribeProducers: 61,
   DescribeTransactions: 65,
@@ -384,6 +408,14 @@ export const AlterConfigsApi: ApiSchema<alterConfigs.AlterConfigsRequest, alterC
   readResponse: alterConfigs.readAlterConfigsResponse, writeResponse: alterConfigs.writeAlterConfigsResponse,
 };
 
+/** DescribeLogDirs (key 35), versions 0-4. */
+export const DescribeLogDirsApi: ApiSchema<describeLogDirs.DescribeLogDirsRequest, describeLogDirs.DescribeLogDirsResponse> = {
+  apiKey: 35, name: 'DescribeLogDirs', minVersion: 0, maxVersion: 4,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: describeLogDirs.readDescribeLogDirsRequest, writeRequest: describeLogDirs.writeDescribeLogDirsRequest,
+  readResponse: describeLogDirs.readDescribeLogDirsResponse, writeResponse: describeLogDirs.writeDescribeLogDirsResponse,
+};
+
 /** SaslAuthenticate (key 36), versions 0-2. */
 export const SaslAuthenticateApi: ApiSchema<saslAuthenticate.SaslAuthenticateRequest, saslAuthenticate.SaslAuthenticateResponse> = {
   apiKey: 36, name: 'SaslAuthenticate', minVersion: 0, maxVersion: 2,
@@ -408,6 +440,14 @@ export const DeleteGroupsApi: ApiSchema<deleteGroups.DeleteGroupsRequest, delete
   readResponse: deleteGroups.readDeleteGroupsResponse, writeResponse: deleteGroups.writeDeleteGroupsResponse,
 };
 
+/** ElectLeaders (key 43), versions 0-2. */
+export const ElectLeadersApi: ApiSchema<electLeaders.ElectLeadersRequest, electLeaders.ElectLeadersResponse> = {
+  apiKey: 43, name: 'ElectLeaders', minVersion: 0, maxVersion: 2,
+  requestFlexibleMin: 2, responseFlexibleMin: 2,
+  readRequest: electLeaders.readElectLeadersRequest, writeRequest: electLeaders.writeElectLeadersRequest,
+  readResponse: electLeaders.readElectLeadersResponse, writeResponse: electLeaders.writeElectLeadersResponse,
+};
+
 /** IncrementalAlterConfigs (key 44), versions 0-1. */
 export const IncrementalAlterConfigsApi: ApiSchema<incrementalAlterConfigs.IncrementalAlterConfigsRequest, incrementalAlterConfigs.IncrementalAlterConfigsResponse> = {
   apiKey: 44, name: 'IncrementalAlterConfigs', minVersion: 0, maxVersion: 1,
@@ -416,12 +456,60 @@ export const IncrementalAlterConfigsApi: ApiSchema<incrementalAlterConfigs.Incre
   readResponse: incrementalAlterConfigs.readIncrementalAlterConfigsResponse, writeResponse: incrementalAlterConfigs.writeIncrementalAlterConfigsResponse,
 };
 
+/** AlterPartitionReassignments (key 45), versions 0-0. */
+export const AlterPartitionReassignmentsApi: ApiSchema<alterPartitionReassignments.AlterPartitionReassignmentsRequest, alterPartitionReassignments.AlterPartitionReassignmentsResponse> = {
+  apiKey: 45, name: 'AlterPartitionReassignments', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: alterPartitionReassignments.readAlterPartitionReassignmentsRequest, writeRequest: alterPartitionReassignments.writeAlterPartitionReassignmentsRequest,
+  readResponse: alterPartitionReassignments.readAlterPartitionReassignmentsResponse, writeResponse: alterPartitionReassignments.writeAlterPartitionReassignmentsResponse,
+};
+
+/** ListPartitionReassignments (key 46), versions 0-0. */
+export const ListPartitionReassignmentsApi: ApiSchema<listPartitionReassignments.ListPartitionReassignmentsRequest, listPartitionReassignments.ListPartitionReassignmentsResponse> = {
+  apiKey: 46, name: 'ListPartitionReassignments', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: listPartitionReassignments.readListPartitionReassignmentsRequest, writeRequest: listPartitionReassignments.writeListPartitionReassignmentsRequest,
+  readResponse: listPartitionReassignments.readListPartitionReassignmentsResponse, writeResponse: listPartitionReassignments.writeListPartitionReassignmentsResponse,
+};
+
 /** OffsetDelete (key 47), versions 0-0. */
 export const OffsetDeleteApi: ApiSchema<offsetDelete.OffsetDeleteRequest, offsetDelete.OffsetDeleteResponse> = {
   apiKey: 47, name: 'OffsetDelete', minVersion: 0, maxVersion: 0,
   requestFlexibleMin: Infinity, responseFlexibleMin: Infinity,
   readRequest: offsetDelete.readOffsetDeleteRequest, writeRequest: offsetDelete.writeOffsetDeleteRequest,
   readResponse: offsetDelete.readOffsetDeleteResponse, writeResponse: offsetDelete.writeOffsetDeleteResponse,
+};
+
+/** DescribeClientQuotas (key 48), versions 0-1. */
+export const DescribeClientQuotasApi: ApiSchema<describeClientQuotas.DescribeClientQuotasRequest, describeClientQuotas.DescribeClientQuotasResponse> = {
+  apiKey: 48, name: 'DescribeClientQuotas', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 1, responseFlexibleMin: 1,
+  readRequest: describeClientQuotas.readDescribeClientQuotasRequest, writeRequest: describeClientQuotas.writeDescribeClientQuotasRequest,
+  readResponse: describeClientQuotas.readDescribeClientQuotasResponse, writeResponse: describeClientQuotas.writeDescribeClientQuotasResponse,
+};
+
+/** AlterClientQuotas (key 49), versions 0-1. */
+export const AlterClientQuotasApi: ApiSchema<alterClientQuotas.AlterClientQuotasRequest, alterClientQuotas.AlterClientQuotasResponse> = {
+  apiKey: 49, name: 'AlterClientQuotas', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 1, responseFlexibleMin: 1,
+  readRequest: alterClientQuotas.readAlterClientQuotasRequest, writeRequest: alterClientQuotas.writeAlterClientQuotasRequest,
+  readResponse: alterClientQuotas.readAlterClientQuotasResponse, writeResponse: alterClientQuotas.writeAlterClientQuotasResponse,
+};
+
+/** DescribeUserScramCredentials (key 50), versions 0-0. */
+export const DescribeUserScramCredentialsApi: ApiSchema<describeUserScramCredentials.DescribeUserScramCredentialsRequest, describeUserScramCredentials.DescribeUserScramCredentialsResponse> = {
+  apiKey: 50, name: 'DescribeUserScramCredentials', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: describeUserScramCredentials.readDescribeUserScramCredentialsRequest, writeRequest: describeUserScramCredentials.writeDescribeUserScramCredentialsRequest,
+  readResponse: describeUserScramCredentials.readDescribeUserScramCredentialsResponse, writeResponse: describeUserScramCredentials.writeDescribeUserScramCredentialsResponse,
+};
+
+/** AlterUserScramCredentials (key 51), versions 0-0. */
+export const AlterUserScramCredentialsApi: ApiSchema<alterUserScramCredentials.AlterUserScramCredentialsRequest, alterUserScramCredentials.AlterUserScramCredentialsResponse> = {
+  apiKey: 51, name: 'AlterUserScramCredentials', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: alterUserScramCredentials.readAlterUserScramCredentialsRequest, writeRequest: alterUserScramCredentials.writeAlterUserScramCredentialsRequest,
+  readResponse: alterUserScramCredentials.readAlterUserScramCredentialsResponse, writeResponse: alterUserScramCredentials.writeAlterUserScramCredentialsResponse,
 };
 
 /** DescribeCluster (key 60), versions 0-1. */
@@ -528,11 +616,19 @@ export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSch
   [31, DeleteAclsApi as ApiSchema],
   [32, DescribeConfigsApi as ApiSchema],
   [33, AlterConfigsApi as ApiSchema],
+  [35, DescribeLogDirsApi as ApiSchema],
   [36, SaslAuthenticateApi as ApiSchema],
   [37, CreatePartitionsApi as ApiSchema],
   [42, DeleteGroupsApi as ApiSchema],
+  [43, ElectLeadersApi as ApiSchema],
   [44, IncrementalAlterConfigsApi as ApiSchema],
+  [45, AlterPartitionReassignmentsApi as ApiSchema],
+  [46, ListPartitionReassignmentsApi as ApiSchema],
   [47, OffsetDeleteApi as ApiSchema],
+  [48, DescribeClientQuotasApi as ApiSchema],
+  [49, AlterClientQuotasApi as ApiSchema],
+  [50, DescribeUserScramCredentialsApi as ApiSchema],
+  [51, AlterUserScramCredentialsApi as ApiSchema],
   [60, DescribeClusterApi as ApiSchema],
   [61, DescribeProducersApi as ApiSchema],
   [65, DescribeTransactionsApi as ApiSchema],

@@ -10,6 +10,7 @@ import type { ErrorName } from '../../protocol/errors.js';
 import { CONTROL_A, parseClientFirstMessage, validateUnsecuredJwt, type OAuthBearerOptions } from './oauthbearer.js';
 import { checkPlain } from './plain.js';
 import { ScramServer, scramCredential, type ScramCredential, type ScramMechanism } from './scram.js';
+import { ScramCredentialStore } from '../../broker/scram-credentials.js';
 
 export type SaslMechanism = 'PLAIN' | ScramMechanism | 'OAUTHBEARER';
 export const SASL_MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'];
@@ -25,14 +26,21 @@ export interface SaslOptions {
   oauthbearer?: OAuthBearerOptions;
 }
 
-/** SASL settings shared by every connection: users and their SCRAM credentials, computed once. */
+/**
+ * SASL settings shared by every connection: the users' PLAIN passwords and
+ * the cluster's SCRAM credential store, seeded with the users' passwords for
+ * each enabled SCRAM mechanism (as `kafka-storage format --add-scram` would);
+ * AlterUserScramCredentials changes the store afterwards.
+ */
 export class SaslConfig {
   readonly mechanisms: readonly SaslMechanism[];
   readonly passwords: ReadonlyMap<string, string>;
   readonly oauthbearer: OAuthBearerOptions;
-  private readonly scram = new Map<string, ScramCredential>();
 
-  constructor(options: SaslOptions) {
+  constructor(
+    options: SaslOptions,
+    private readonly scram: ScramCredentialStore = new ScramCredentialStore(),
+  ) {
     const users = options.users ?? {};
     const byDefault = [...(Object.keys(users).length ? PASSWORD_MECHANISMS : []), ...(options.oauthbearer ? (['OAUTHBEARER'] as const) : [])];
     this.mechanisms = options.mechanisms?.length ? options.mechanisms : byDefault;
@@ -42,12 +50,12 @@ export class SaslConfig {
     this.oauthbearer = options.oauthbearer ?? {};
     for (const m of this.mechanisms) {
       if (m === 'PLAIN' || m === 'OAUTHBEARER') continue;
-      for (const [user, password] of this.passwords) this.scram.set(`${m}:${user}`, scramCredential(m, password));
+      for (const [user, password] of this.passwords) this.scram.set(user, m, scramCredential(m, password));
     }
   }
 
   scramCredential(mechanism: ScramMechanism, user: string): ScramCredential | undefined {
-    return this.scram.get(`${mechanism}:${user}`);
+    return this.scram.get(mechanism, user);
   }
 }
 

@@ -2,34 +2,18 @@
 // as Kafka's ScramSaslServer runs it: client-first, server-first (nonce,
 // salt, iterations), client-final (proof), server-final (signature).
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SCRAM_DIGEST as DIGEST, credentialFromSaltedPassword, type ScramCredential, type ScramMechanismName } from '../../broker/scram-credentials.js';
 
-export type ScramMechanism = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
-
-const DIGEST: Record<ScramMechanism, { hash: 'sha256' | 'sha512'; size: number }> = {
-  'SCRAM-SHA-256': { hash: 'sha256', size: 32 },
-  'SCRAM-SHA-512': { hash: 'sha512', size: 64 },
-};
+export type ScramMechanism = ScramMechanismName;
+export type { ScramCredential };
 
 /** Kafka's default for SCRAM credentials created with kafka-configs. */
 export const SCRAM_ITERATIONS = 4096;
 
-export interface ScramCredential {
-  salt: Buffer;
-  iterations: number;
-  storedKey: Buffer;
-  serverKey: Buffer;
-}
-
+/** A credential from a password: the client's salting (Hi, PBKDF2), then what the store keeps. */
 export function scramCredential(mechanism: ScramMechanism, password: string, salt = randomBytes(16), iterations = SCRAM_ITERATIONS): ScramCredential {
   const { hash, size } = DIGEST[mechanism];
-  const salted = pbkdf2Sync(password, salt, iterations, size, hash);
-  const clientKey = createHmac(hash, salted).update('Client Key').digest();
-  return {
-    salt,
-    iterations,
-    storedKey: createHash(hash).update(clientKey).digest(),
-    serverKey: createHmac(hash, salted).update('Server Key').digest(),
-  };
+  return credentialFromSaltedPassword(mechanism, salt, iterations, pbkdf2Sync(password, salt, iterations, size, hash));
 }
 
 /** "a=b,c=d" into a map; SCRAM attribute values may contain '='. */
