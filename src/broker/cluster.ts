@@ -11,6 +11,7 @@ import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBro
 import { GroupCoordinator } from './groups/group-coordinator.js';
 import { maybeCompleteReassignment } from './reassignments.js';
 import { ScramCredentialStore } from './scram-credentials.js';
+import { ClientQuotas } from './quotas/client-quota-manager.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Logger } from '../logger.js';
@@ -121,6 +122,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly transactions: TransactionCoordinator;
   /** SCRAM credentials per user and mechanism (the metadata's, in KRaft): SASL SCRAM authenticates against them. */
   readonly scramCredentials = new ScramCredentialStore();
+  /** Client quotas (AlterClientQuotas) and the Produce/Fetch bandwidth throttling that reads them. */
+  readonly quotas: ClientQuotas;
   private producerExpirationTimer: Timer | null = null;
 
   /** The replication lag the cluster started with, restored by resetReplication. */
@@ -131,6 +134,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
     this.log = options.logger;
+    this.quotas = new ClientQuotas(options.clock);
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.groups = new GroupCoordinator(this);
     this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
