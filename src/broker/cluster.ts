@@ -12,6 +12,7 @@ import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBro
 import { GroupCoordinator } from './groups/group-coordinator.js';
 import { maybeCompleteReassignment } from './reassignments.js';
 import { ScramCredentialStore } from './scram-credentials.js';
+import { ClientQuotas } from './quotas/client-quota-manager.js';
 import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import { Authorizer, type AuthorizerOptions } from './acl/authorizer.js';
@@ -127,6 +128,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly transactions: TransactionCoordinator;
   /** SCRAM credentials per user and mechanism (the metadata's, in KRaft): SASL SCRAM authenticates against them. */
   readonly scramCredentials = new ScramCredentialStore();
+  /** Client quotas (AlterClientQuotas) and the Produce/Fetch bandwidth throttling that reads them. */
+  readonly quotas: ClientQuotas;
   private producerExpirationTimer: Timer | null = null;
   /** The ACLs and who may do what; null without an authorizer (Kafka without authorizer.class.name). */
   readonly authorizer: Authorizer | null;
@@ -146,6 +149,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
     this.log = options.logger;
+    this.quotas = new ClientQuotas(options.clock);
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.authorizer = options.authorizer ? new Authorizer(options.authorizer) : null;
     this.groups = new GroupCoordinator(this);

@@ -153,6 +153,19 @@ export class Connection {
   };
 
   /**
+   * A throttled request (a quota violated) is answered at once, and the
+   * connection stays muted for the throttle time before its next request is
+   * read, as Kafka's SocketServer keeps a throttled channel muted
+   * (ChannelMuteState MUTED_AND_THROTTLED). The time runs on the cluster clock.
+   */
+  private answeredAfter(throttleMs: number): void {
+    if (throttleMs <= 0) return this.answered();
+    this.options.cluster.clock.setTimer(throttleMs, () => {
+      if (!this.closed) this.answered();
+    });
+  }
+
+  /**
    * Stops reading while a request waits for its answer and reads again once
    * it has it. Muting costs nothing for requests answered at once: only one
    * still in process when the frames read so far are done mutes the socket.
@@ -212,12 +225,17 @@ export class Connection {
       endpoint: this.options.endpoint,
       principal: this.principal(),
       clientAddress: this.clientAddress(),
+      requestSize: frame.length,
+      throttle: (ms) => {
+        throttleMs = Math.max(throttleMs, ms);
+      },
     };
+    let throttleMs = 0;
     // A response that ends the connection (CLOSE_CONNECTION, CloseAfter, a failed handler) lets no request after it start.
     const finish = (result: unknown) => {
       if (result === NO_RESPONSE) {
         this.responses.complete(slot, null);
-        this.answered();
+        this.answeredAfter(throttleMs);
       } else if (result === CLOSE_CONNECTION) this.responses.complete(slot, null, true);
       else {
         const closeAfter = result instanceof CloseAfter;
@@ -225,7 +243,7 @@ export class Connection {
         writeResponseHeader(w, handler.api, head.apiVersion, head.correlationId);
         handler.api.writeResponse(w, (closeAfter ? result.response : result) as never, head.apiVersion);
         this.responses.complete(slot, this.frame(w), closeAfter);
-        if (!closeAfter) this.answered();
+        if (!closeAfter) this.answeredAfter(throttleMs);
       }
     };
     const fail = (err: unknown) => {

@@ -1,6 +1,6 @@
 // Where the docs' samples run: one directory and one shell session per doc,
 // as a reader following it in a terminal. The directory holds what a project
-// that installed kafkaesque would (node_modules/kafkaesque, its bin, kafkajs,
+// that installed kafkaesque would (node_modules/kafkaesque, its bin, kafkajs, @platformatic/kafka,
 // and the test runners jest and vitest),
 // a `dist` link so `node dist/cli.js` works as from a checkout, and the
 // fixture files the docs name as the reader's own. Shell blocks run one
@@ -45,7 +45,7 @@ export class DocSession {
     const modules = join(this.dir, 'node_modules');
     mkdirSync(join(modules, '.bin'), { recursive: true });
     symlinkSync(repo, join(modules, 'kafkaesque'));
-    for (const dep of ['kafkajs', 'jest', 'vitest', '@swc']) symlinkSync(join(repo, 'node_modules', dep), join(modules, dep));
+    for (const dep of ['kafkajs', '@platformatic', 'jest', 'vitest', '@swc']) symlinkSync(join(repo, 'node_modules', dep), join(modules, dep));
     symlinkSync(join(repo, 'dist/cli.js'), join(modules, '.bin/kafkaesque'));
     symlinkSync(join(repo, 'node_modules/jest/bin/jest.js'), join(modules, '.bin/jest'));
     symlinkSync(join(repo, 'node_modules/vitest/vitest.mjs'), join(modules, '.bin/vitest'));

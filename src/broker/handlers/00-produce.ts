@@ -1,7 +1,8 @@
 // Produce (0), v0-11. Appends each partition's batch on its leader
 // (broker/append.ts), then answers at once (acks=1), after the high
 // watermark covers the batch (acks=all), or never (acks=0, which closes the
-// connection instead if any partition failed).
+// connection instead if any partition failed). producer_byte_rate quotas
+// throttle as Kafka's do: throttle_time_ms in the answer, the connection muted.
 // Authorization (KafkaApis.handleProduceRequest): transactional batches need
 // WRITE on the transactional id (else every partition gets
 // TRANSACTIONAL_ID_AUTHORIZATION_FAILED), each topic WRITE (else
@@ -18,6 +19,7 @@ import type { Topic } from '../cluster.js';
 import { CLOSE_CONNECTION, NO_RESPONSE, defineHandler, type RequestContext } from './handler.js';
 import { authorize, authorizedNames } from './authorize.js';
 import { leaderEndpoints } from './shared.js';
+import { quotaIdentity } from '../quotas/client-quota-manager.js';
 
 type PartitionAnswer = MessageInput<ProduceResponsePartitionProduceResponse>;
 
@@ -106,10 +108,22 @@ export default defineHandler(ProduceApi, (req, ctx) => {
     };
   });
 
-  if (req.acks === 0) return anyError ? CLOSE_CONNECTION : NO_RESPONSE;
+  // KafkaApis: the request's size counts against producer_byte_rate once the
+  // append is settled; a violation is answered at once with the throttle
+  // time, and the connection is muted for as long (KIP-219), acks=0 too.
+  const throttle = () => {
+    const throttleTimeMs = cluster.quotas.produce.recordAndGetThrottleTimeMs(...quotaIdentity(ctx.sasl.principal, ctx.clientId), ctx.requestSize);
+    if (throttleTimeMs > 0) ctx.throttle(throttleTimeMs);
+    return throttleTimeMs;
+  };
+  if (req.acks === 0) {
+    if (anyError) return CLOSE_CONNECTION;
+    throttle();
+    return NO_RESPONSE;
+  }
   const response = () => ({
     responses,
-    throttleTimeMs: 0,
+    throttleTimeMs: throttle(),
     nodeEndpoints: version >= 10 ? leaderEndpoints(ctx, notLeader) : [],
   });
   return waits.length === 0 ? response() : Promise.all(waits).then(response);

@@ -3,7 +3,9 @@
 // request's byte limits; parks the request until min_bytes are readable or
 // max_wait_ms passes, woken by partition changes rather than polling.
 // read_committed stops at the last stable offset and lists the aborted
-// transactions that overlap the returned range.
+// transactions that overlap the returned range. consumer_byte_rate quotas
+// throttle as Kafka's do: an empty answer with throttle_time_ms, the
+// connection muted for that long.
 // Broker caps (startCluster fetchMaxBytes, maxRecordsPerFetch) act on whole
 // batches; the first batch is served even when larger, as Kafka does.
 // Differs from Kafka: fetch sessions are never created (session id 0 is
@@ -14,12 +16,13 @@
 import { FetchApi, type FetchRequest, type FetchResponsePartitionData } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
-import { ByteChunks } from '../../protocol/primitives.js';
+import { ByteChunks, Writer } from '../../protocol/primitives.js';
 import type { Partition } from '../partition.js';
 import type { RequestContext } from './handler.js';
 import { defineHandler } from './handler.js';
 import { leaderEndpoints } from './shared.js';
 import { authorize } from './authorize.js';
+import { quotaIdentity } from '../quotas/client-quota-manager.js';
 
 /** fetch.max.bytes default (55 MiB). */
 const FETCH_MAX_BYTES = 57671680;
@@ -81,7 +84,10 @@ function readBound(p: Partition, isolation: number): number {
 export default defineHandler(FetchApi, async (req, ctx) => {
   const version = ctx.apiVersion;
   const isolation = version >= 4 ? req.isolationLevel : 0;
-  const budget = Math.min(version >= 3 ? req.maxBytes : 0x7fffffff, ctx.fetchLimits?.maxBytes ?? FETCH_MAX_BYTES);
+  const quota = ctx.cluster.quotas.fetch;
+  const who = quotaIdentity(ctx.sasl.principal, ctx.clientId);
+  // A consumer fetch never asks for more than its quota allows in one window (KafkaApis: getMaxValueInQuotaWindow).
+  const budget = Math.min(version >= 3 ? req.maxBytes : 0x7fffffff, ctx.fetchLimits?.maxBytes ?? FETCH_MAX_BYTES, quota.maxValueInQuotaWindow(...who));
   const minBytes = Math.min(req.minBytes, budget);
   const targets = resolveTargets(req, ctx);
 
@@ -111,7 +117,19 @@ export default defineHandler(FetchApi, async (req, ctx) => {
       return a.error || a.bytes >= minBytes;
     });
   }
-  return read(req, ctx, targets, isolation, budget);
+  const response = read(req, ctx, targets, isolation, budget);
+  if (!quota.enabled) return response;
+  // KafkaApis: the answer's size counts against consumer_byte_rate; a
+  // violation is answered with no data and the throttle time (the size taken
+  // back), and the connection is muted for as long (KIP-219).
+  const w = new Writer();
+  FetchApi.writeResponse(w, response, version);
+  const size = 4 + w.length;
+  const throttleTimeMs = quota.recordAndGetThrottleTimeMs(...who, size);
+  if (throttleTimeMs <= 0) return response;
+  quota.unrecord(...who, size);
+  ctx.throttle(throttleTimeMs);
+  return { throttleTimeMs, errorCode: ErrorCode.NONE, sessionId: 0, responses: [], nodeEndpoints: [] };
 });
 
 /** Waits for any watched partition to change enough, or for the timeout. */

@@ -38,6 +38,14 @@ export interface RequestContext {
   readonly principal: string;
   /** The client's IP address, as ACLs' hosts name it ("127.0.0.1"). */
   readonly clientAddress: string;
+  /** The request frame's size in bytes (what Produce's bandwidth quota counts). */
+  readonly requestSize: number;
+  /**
+   * Mutes this connection for throttleTimeMs after this request's answer is
+   * made (KIP-219, ClientQuotaManager.throttle): the next request is read
+   * only then. The handler puts the same time in the response's throttle_time_ms.
+   */
+  throttle(throttleTimeMs: number): void;
 }
 
 /**
@@ -48,6 +56,8 @@ export interface RequestContext {
 export interface SaslSession {
   /** SaslHandshake: NONE when the mechanism is enabled, UNSUPPORTED_SASL_MECHANISM or ILLEGAL_SASL_STATE otherwise. */
   handshake(mechanism: string, version: number): ErrorName;
+  /** The authenticated user (KafkaPrincipal's name), or null before or without SASL. */
+  readonly principal: string | null;
   /** The mechanisms SaslHandshake lists. */
   enabledMechanisms(): string[];
   /** One SaslAuthenticate token in, the reply out, or why authentication failed. */

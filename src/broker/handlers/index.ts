@@ -39,6 +39,8 @@ import incrementalAlterConfigs from './44-incremental-alter-configs.js';
 import alterPartitionReassignments from './45-alter-partition-reassignments.js';
 import listPartitionReassignments from './46-list-partition-reassignments.js';
 import offsetDelete from './47-offset-delete.js';
+import describeClientQuotas from './48-describe-client-quotas.js';
+import alterClientQuotas from './49-alter-client-quotas.js';
 import describeUserScramCredentials from './50-describe-user-scram-credentials.js';
 import alterUserScramCredentials from './51-alter-user-scram-credentials.js';
 import describeCluster from './60-describe-cluster.js';
@@ -86,6 +88,8 @@ export const brokerHandlers: readonly ApiHandler[] = [
   alterPartitionReassignments,
   listPartitionReassignments,
   offsetDelete,
+  describeClientQuotas,
+  alterClientQuotas,
   describeUserScramCredentials,
   alterUserScramCredentials,
   describeCluster,
