@@ -15,7 +15,7 @@ await build({
   platform: 'browser',
   format: 'iife',
   target: 'es2020',
-  minify: true,
+  minify: process.env.KAFKAESQUE_WEB_MINIFY !== '0',
   // A report is opened from CI artifacts for months: no source map to lose.
   sourcemap: false,
   legalComments: 'none',

@@ -6,6 +6,7 @@
 // the faults before it; at stop the log's send order is checked once more
 // from the produce journal (an id-free check: it needs no processed list).
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import type { Cluster } from '../broker/cluster.js';
 import type { ChaosController } from '../chaos/api.js';
 import { auditChecked } from '../audit/audit.js';
@@ -13,7 +14,7 @@ import { auditsOf } from '../audit/audit-history.js';
 import { renderPage, webAssets } from '../control/web-page.js';
 import { groupSummary, groupView, nodeView, topicSummary, topicView, transactionView } from '../control/views.js';
 import type { AuditRecordView, NodeOverview, TopicView } from '../control/types.js';
-import type { ReportData } from '../web/data.js';
+import type { ReportData, ReportFile } from '../web/data.js';
 import { version } from '../version.js';
 
 /** Partitions kept in full: enough for a test run, small enough for a file under 1 MB. */
@@ -93,9 +94,10 @@ export function reportData(source: ReportSource): ReportData {
 export function reportHtml(source: ReportSource): string {
   const assets = webAssets();
   if (!assets) throw new Error("report: the web view's page is not built (npm run build writes dist/web/)");
-  const data = reportData(source);
+  const { events, ...data } = reportData(source);
+  const file: ReportFile = { ...data, eventsGzipBase64: gzipSync(JSON.stringify(events)).toString('base64') };
   const anomalies = data.audits.reduce((n, a) => n + a.anomalies.length, 0);
-  return renderPage(assets, data, `kafkaesque report: ${anomalies} anomal${anomalies === 1 ? 'y' : 'ies'}`).html;
+  return renderPage(assets, file, `kafkaesque report: ${anomalies} anomal${anomalies === 1 ? 'y' : 'ies'}`).html;
 }
 
 /** Writes the report to `path`; returns its size in bytes. */

@@ -107,6 +107,27 @@ test('what comes from the wire is text: a <script> key, an <img onerror> value, 
   expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
 });
 
+test('the timeline filter narrows as one types and widens again when a letter goes', async () => {
+  const faults = kafka.chaos.events().filter((e) => e.kind === 'fault').map((e) => e.seq);
+  expect(faults.length).toBeGreaterThanOrEqual(2);
+  // The list draws in the next animation frame: two frames later it is on screen.
+  const drawn = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const filter = async (text: string) => {
+    await page.fill('#timeline-filter', text);
+    await drawn();
+    return page.locator('#timeline .row[data-seq]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
+  };
+  const note = () => page.locator('#timeline .toolbar .muted').textContent();
+  await filter('');
+  const unfiltered = await note();
+  expect(await filter('rule ')).toEqual(faults);
+  // Typing on searches only what "rule " showed; taking letters back must search every event again.
+  expect(await filter('rule web-fault')).toEqual([faults[0]]);
+  expect(await filter('rule ')).toEqual(faults);
+  await filter('');
+  expect(await note()).toBe(unfiltered);
+});
+
 test('10,000 partitions: the list draws the rows in view and pages the rest through the API', async () => {
   await page.locator('#topics [data-topic="wide"]').click();
   await page.locator('#topics [data-partition="0"]').waitFor();
