@@ -57,6 +57,11 @@ fi
 # (from nothing the compile takes a minute or two on 2 cores, out of the suite's time budget).
 (cd "$clients/go" && export GOFLAGS=-mod=readonly GOTOOLCHAIN=local GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/kafkaesque-go-cache}" &&
   timeout 300 go mod download && timeout 600 go build ./...)
+# The Kafka Streams application of test/e2e/kafka-streams.test.ts, rebuilt when its source changed.
+if [ ! -f "$clients/java/streams/classes/WordCount.class" ] || [ "$clients/java/streams/WordCount.java" -nt "$clients/java/streams/classes/WordCount.class" ] || [ "$clients/java/streams/pom.xml" -nt "$clients/java/streams/classes/WordCount.class" ]; then
+  [ "$clients/java/streams/pom.xml" -nt "$clients/java/streams/classes/WordCount.class" ] && rm -rf "$clients/java/streams/lib"
+  timeout 300 sh "$clients/java/streams/build.sh"
+fi
 # The Java driver of the compatibility suite, rebuilt when its source changed.
 if [ ! -f "$clients/java/compat/classes/Compat.class" ] || [ "$clients/java/compat/Compat.java" -nt "$clients/java/compat/classes/Compat.class" ] || [ "$clients/java/compat/pom.xml" -nt "$clients/java/compat/classes/Compat.class" ]; then
   [ "$clients/java/compat/pom.xml" -nt "$clients/java/compat/classes/Compat.class" ] && rm -rf "$clients/java/compat/lib"
