@@ -98,17 +98,29 @@ function clusterId() {
   }
 }
 
-function serverProperties({ port, controllerPort, dataDir }) {
+/** The user of the SASL listener (`saslPort`): PLAIN and SCRAM-SHA-256 both take this name and password. */
+export const REAL_KAFKA_SASL_USER = { username: 'alice', password: 'alice-secret' };
+
+function serverProperties({ port, controllerPort, saslPort, dataDir }) {
+  const { username, password } = REAL_KAFKA_SASL_USER;
+  const sasl = saslPort
+    ? [
+        'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256',
+        `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${username}="${password}";`,
+        'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+      ]
+    : [];
   return [
     '# One KRaft node, broker and controller in one JVM (written by scripts/real-kafka.mjs)',
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}${saslPort ? `,SASL_PLAINTEXT://127.0.0.1:${saslPort}` : ''}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}${saslPort ? `,SASL_PLAINTEXT://127.0.0.1:${saslPort}` : ''}`,
     'controller.listener.names=CONTROLLER',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
     'inter.broker.listener.name=PLAINTEXT',
+    ...sasl,
     `log.dirs=${dataDir}/log`,
     // As Testcontainers' KafkaContainer sets them for a single node.
     'offsets.topic.replication.factor=1',
@@ -166,6 +178,8 @@ async function waitUntilServing(bootstrap, deadline, exited) {
 export async function startRealKafka({
   version = DEFAULT_KAFKA_VERSION,
   port = 9092,
+  /** Also a SASL_PLAINTEXT listener here (PLAIN and SCRAM-SHA-256, user REAL_KAFKA_SASL_USER); none when 0. */
+  saslPort = 0,
   heapMb = 768,
   lifetimeS = 600,
   readyTimeoutMs = 120_000,
@@ -176,11 +190,13 @@ export async function startRealKafka({
   const spawnedAt = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kafkaesque-real-kafka-'));
   const props = path.join(dataDir, 'server.properties');
-  fs.writeFileSync(props, serverProperties({ port, controllerPort: port + 1, dataDir }));
+  fs.writeFileSync(props, serverProperties({ port, controllerPort: port + 1, saslPort, dataDir }));
   fs.writeFileSync(path.join(dataDir, 'log4j2.properties'), LOG4J2);
   const jvm = [`-Xmx${heapMb}m`, `-Xms${Math.min(256, heapMb)}m`, '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${path.join(dataDir, 'log4j2.properties')}`, '-cp', path.join(lib, '*')];
 
-  const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', props], {
+  // SCRAM credentials live in the metadata log: format writes the first ones.
+  const scram = saslPort ? ['--add-scram', `SCRAM-SHA-256=[name=${REAL_KAFKA_SASL_USER.username},password=${REAL_KAFKA_SASL_USER.password}]`] : [];
+  const fmt = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', props, ...scram], {
     encoding: 'utf8',
     timeout: 60_000,
     killSignal: 'SIGKILL',
@@ -225,7 +241,7 @@ export async function startRealKafka({
     cleanup();
     return exitInfo;
   }
-  return { bootstrap, port, version, pid: child.pid, readyMs: performance.now() - spawnedAt, stop, exited, output: () => output };
+  return { bootstrap, saslBootstrap: saslPort ? `127.0.0.1:${saslPort}` : null, port, version, pid: child.pid, readyMs: performance.now() - spawnedAt, stop, exited, output: () => output };
 }
 
 async function main(argv) {

@@ -13,11 +13,15 @@
 //       other: one batch lost, the other stored twice;
 //   (c) an idempotent producer's connect() gives up on the first ECONNRESET
 //       of its Metadata or InitProducerId request, though kafkajs calls the
-//       error retriable.
+//       error retriable;
+//   (d) a transaction's commit() sends EndTxn once, with no retry: a lost
+//       answer fails commit() though the coordinator committed, and a
+//       retriable error (CONCURRENT_TRANSACTIONS) fails it too.
 import { Kafka, logLevel, type KafkaJSError, type RecordMetadata } from 'kafkajs';
 import { auditDelivery, startCluster, type RunningCluster } from '../../src/index.js';
 import { findPreset, applyPreset } from '../../src/presets/index.js';
 import type { AcknowledgedItem } from '../../src/audit/types.js';
+import { fetchPartition } from '../support/kafkajs.js';
 import { moveToAnsweredBroker, outageCluster, readEverything, refuseOnePartition, twoPartitionTopic } from '../support/known-faults.js';
 
 let kafka: RunningCluster;
@@ -167,5 +171,36 @@ test('(c) an idempotent producer\'s connect() is not retried after ECONNRESET, t
     expect(fault).toMatchObject([{ action: 'close', api, clientId: `connect-${api}` }]);
     await producer.connect(); // what kafkajs's retrier would have done
     await producer.disconnect();
+  }
+});
+
+test("(d) commit() does not retry EndTxn: a lost answer fails it though the transaction committed; CONCURRENT_TRANSACTIONS fails it too", async () => {
+  const topic = 'txn-commit-lost';
+  kafka.cluster.createTopic(topic, { numPartitions: 1, replicationFactor: 3 });
+  // A lost answer costs a request timeout: a short one.
+  const producer = new Kafka({ clientId: 'txn-commit', brokers: kafka.bootstrap.split(','), logLevel: logLevel.NOTHING, requestTimeout: 2000, retry: { retries: 5, initialRetryTime: 50 } }).producer({ transactionalId: 'txn-commit', idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    const lost = kafka.chaos.addRule({ match: { api: 'EndTxn' }, trigger: { type: 'nth', n: 1 }, action: { type: 'drop-response', then: 'hang' } });
+    const first = await producer.transaction();
+    await first.send({ topic, messages: [{ key: 'a', value: 'committed' }] });
+    expect(await first.commit().then(() => null, (e: KafkaJSError) => e)).toMatchObject({ name: 'KafkaJSRequestTimeoutError' });
+    expect(kafka.chaos.rule(lost.id)).toMatchObject({ fired: 1 });
+    // The coordinator committed: read_committed consumers see the record the application was told failed.
+    const txn = kafka.cluster.transactions.all().find((t) => t.transactionalId === 'txn-commit');
+    expect(txn?.state).toBe('CompleteCommit');
+    expect((await fetchPartition(client('txn-reader'), topic, 0, 0, 1)).map((m) => m.value)).toEqual(['committed']);
+  } finally {
+    await producer.disconnect();
+  }
+  const again = new Kafka({ clientId: 'txn-commit-2', brokers: kafka.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 50 } }).producer({ transactionalId: 'txn-commit-2', idempotent: true, maxInFlightRequests: 1 });
+  await again.connect();
+  try {
+    kafka.chaos.addRule({ match: { api: 'EndTxn' }, trigger: { type: 'nth', n: 1 }, action: { type: 'error', code: 'CONCURRENT_TRANSACTIONS' } });
+    const second = await again.transaction();
+    await second.send({ topic, messages: [{ key: 'b', value: 'open' }] });
+    expect(await second.commit().then(() => null, (e: KafkaJSError) => e)).toMatchObject({ name: 'KafkaJSProtocolError', type: 'CONCURRENT_TRANSACTIONS', retriable: true });
+  } finally {
+    await again.disconnect();
   }
 });
