@@ -19,8 +19,8 @@
 //   ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION); the profile module
 //   applies that, the table here holds what the broker serves.
 // The output is the body of a ranges table for src/broker/kafka-version/;
-// no test or build step runs this script (it needs Kafka's schemas, which
-// the repo keeps only for 3.9): it records how the committed tables were made.
+// no test or build step runs this script (it needs a release's whole message
+// directory; the repo keeps 4.4.0's in protocol/kafka-4.4/schemas): it records how the committed tables were made.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -32,7 +32,7 @@ export interface KafkaesqueOptions {
   clusterId: string;
   /**
    * The Kafka version the brokers behave as: '2.8' (ZooKeeper era), '3.9'
-   * (KRaft, the default) or '4.0' (KIP-896's removed versions); a patch
+   * (KRaft, the default), '4.0' (KIP-896's removed versions) or '4.4'; a patch
    * release ('3.9.1') names its minor's profile. It sets the ApiVersions
    * ranges and each behaviour that differs (docs/protocol.md#kafka-versions).
    */

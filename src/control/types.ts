@@ -50,7 +50,7 @@ export interface ClusterView {
   controllerId: number;
   /** Comma-separated host:port of the live brokers. */
   bootstrap: string;
-  /** The Kafka version profile the brokers behave as ('2.8', '3.9', '4.0'); absent in upstream mode. */
+  /** The Kafka version profile the brokers behave as ('2.8', '3.9', '4.0', '4.4'); absent in upstream mode. */
   kafkaVersion?: string;
   nodes: NodeView[];
   /** Whether the chaos proxy is on (fault routes answer 503 without it). */

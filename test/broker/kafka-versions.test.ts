@@ -10,12 +10,15 @@ import { brokerHandlers } from '../../src/broker/handlers/index.js';
 import { HandlerRegistry } from '../../src/broker/handlers/registry.js';
 import { PROFILES } from '../../src/broker/kafka-version/profiles.js';
 import { resolveOptions } from '../../src/options.js';
+import { startFixtureClusters } from '../../src/fixture/clusters.js';
 import { WireClient, decodeResponse } from '../support/wire-client.js';
 import { kafkajs } from '../support/kafkajs.js';
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 
 const clusters = new Map<string, RunningCluster>();
 beforeAll(async () => {
-  for (const v of ['2.8', '3.9', '4.0']) clusters.set(v, await startCluster({ brokers: 1, kafkaVersion: v, topics: [{ name: 'orders', partitions: 1 }] }));
+  for (const v of ['2.8', '3.9', '4.0', '4.4']) clusters.set(v, await startCluster({ brokers: 1, kafkaVersion: v, topics: [{ name: 'orders', partitions: 1 }] }));
   clusters.set('default', await startCluster({ brokers: 1 }));
 });
 afterAll(async () => {
@@ -43,13 +46,13 @@ describe('ApiVersions per profile', () => {
   });
 
   test('each profile advertises its release ranges capped to the handlers; an API its release lacks is absent', async () => {
-    for (const v of ['2.8', '3.9', '4.0']) {
+    for (const v of ['2.8', '3.9', '4.0', '4.4']) {
       const profile = PROFILES.get(v)!;
       const advertised = await apiVersions(v);
       for (const h of brokerHandlers) {
         const kafka = profile.ranges.get(h.api.apiKey);
         const min = Math.max(h.minVersion, kafka?.min ?? Infinity);
-        const max = Math.min(h.maxVersion, kafka?.max ?? -Infinity);
+        const max = Math.min(h.maxVersion, kafka?.max ?? -Infinity, profile.versionCaps.get(h.api.apiKey) ?? Infinity);
         const expected = min <= max ? [Math.min(min, profile.advertisedMin.get(h.api.apiKey) ?? min), max] : undefined;
         expect([v, h.api.name, advertised.get(h.api.apiKey)]).toEqual([v, h.api.name, expected]);
       }
@@ -76,12 +79,132 @@ describe('ApiVersions per profile', () => {
     expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
   });
 
+  test('4.4 serves JoinGroup v0-1 again (4.0 does not), and no KIP-848, share-group or Streams-group API', async () => {
+    const r = await apiVersions('4.4');
+    expect(r.get(ApiKey.Produce)).toEqual([0, 11]);
+    expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
+    expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
+    expect((await apiVersions('4.0')).get(ApiKey.JoinGroup)).toEqual([2, 9]);
+    for (const key of [68, 69, 76, 77, 78, 79, 88, 89, 90]) expect([key, r.get(key)]).toEqual([key, undefined]);
+  });
+
+  test('transactions v2 versions are never served on 4.x, whatever the handlers reach', () => {
+    for (const v of ['4.0', '4.4']) {
+      const profile = PROFILES.get(v)!;
+      // The releases themselves serve them.
+      expect([profile.ranges.get(ApiKey.Produce)!.max >= 12, profile.ranges.get(ApiKey.EndTxn)!.max, profile.ranges.get(ApiKey.TxnOffsetCommit)!.max >= 5]).toEqual([true, 5, true]);
+      const served = new HandlerRegistry(brokerHandlers, profile);
+      expect([served.supports(ApiKey.Produce, 12), served.supports(ApiKey.EndTxn, 5), served.supports(ApiKey.TxnOffsetCommit, 5)]).toEqual([false, false, false]);
+      expect(served.supports(ApiKey.EndTxn, 4)).toBe(true);
+    }
+  });
+
+  test('ranges-4.4.ts is what scripts/kafka-version-ranges.mjs derives from the vendored 4.4.0 schemas', () => {
+    const out = spawnSync(process.execPath, ['scripts/kafka-version-ranges.mjs', 'protocol/kafka-4.4/schemas', 'broker'], { encoding: 'utf8', timeout: 30_000 });
+    expect(out.status).toBe(0);
+    const rows = [...out.stdout.matchAll(/\[(\d+), (\d+), (\d+)\]/g)].map((m) => [Number(m[1]), { min: Number(m[2]), max: Number(m[3]) }]);
+    expect(new Map(rows as [number, { min: number; max: number }][])).toEqual(PROFILES.get('4.4')!.ranges);
+  });
+
+  test('a real 4.4.0 broker advertises ranges-4.4.ts, but for Produce from v0 as the profile advertises it', () => {
+    const real = JSON.parse(readFileSync('test/fixtures/kafka-api-versions/4.4.0.json', 'utf8')).v4.apiKeys as [number, number, number][];
+    const profile = PROFILES.get('4.4')!;
+    const ours = [...profile.ranges].map(([key, r]) => [key, profile.advertisedMin.get(key) ?? r.min, r.max]);
+    expect(real.map(([key, min, max]) => [key, min, max])).toEqual(ours);
+  });
+
   test('the registry built for a profile is what the wire says', async () => {
-    for (const v of ['2.8', '4.0']) {
+    for (const v of ['2.8', '4.0', '4.4']) {
       const wire = await apiVersions(v);
       const registry = new HandlerRegistry(brokerHandlers, PROFILES.get(v)!).versions();
       expect(new Map(registry.map((a) => [a.apiKey, [a.minVersion, a.maxVersion]]))).toEqual(wire);
     }
+  });
+});
+
+test('kafkajs produces and reads back through a group on the 4.4 profile', async () => {
+  const kafka = kafkajs(bootstrap('4.4'));
+  const producer = kafka.producer();
+  await producer.connect();
+  await producer.send({ topic: 'orders', messages: [{ key: 'kafkajs-4.4', value: 'on 4.4' }] });
+  await producer.disconnect();
+  const consumer = kafka.consumer({ groupId: 'kafkajs-4.4' });
+  await consumer.connect();
+  await consumer.subscribe({ topic: 'orders', fromBeginning: true });
+  const value = await new Promise<string>((resolve) => void consumer.run({ eachMessage: async ({ message }) => void (message.key?.toString() === 'kafkajs-4.4' && resolve(message.value!.toString())) }));
+  await consumer.disconnect();
+  expect(value).toBe('on 4.4');
+});
+
+describe('ApiVersions features per profile (v3+, KIP-584)', () => {
+  const features = async (v: string, version: number) => {
+    const c = await WireClient.connect(bootstrap(v));
+    try {
+      const res = await c.request(ApiKey.ApiVersions, version, { clientSoftwareName: 'features-test', clientSoftwareVersion: '1.0' });
+      const supported = Object.fromEntries(res.supportedFeatures.map((f: any) => [f.name, `${f.minVersion}-${f.maxVersion}`]));
+      const finalized = Object.fromEntries(res.finalizedFeatures.map((f: any) => [f.name, `${f.minVersionLevel}-${f.maxVersionLevel}`]));
+      return { supported, finalized, epoch: res.finalizedFeaturesEpoch };
+    } finally {
+      c.close();
+    }
+  };
+  /** What a real broker answered (test/fixtures/kafka-api-versions/). */
+  const real = (release: string, version: number) => {
+    const r = JSON.parse(readFileSync(`test/fixtures/kafka-api-versions/${release}.json`, 'utf8'))[`v${version}`];
+    return {
+      supported: Object.fromEntries(r.supportedFeatures.map((f: any) => [f.name, `${f.minVersion}-${f.maxVersion}`])),
+      finalized: Object.fromEntries(r.finalizedFeatures.map((f: any) => [f.name, `${f.minVersionLevel}-${f.maxVersionLevel}`])),
+    };
+  };
+
+  test('4.4 finalizes metadata.version 33 and transaction.version 1, never group, share, streams or transaction.version 2', async () => {
+    const v4 = await features('4.4', 4);
+    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '1-1' });
+    expect(v4.epoch).toBe(0);
+    expect(v4.supported).toEqual({
+      'metadata.version': '7-33',
+      'kraft.version': '0-0',
+      'transaction.version': '0-1',
+      'group.version': '0-0',
+      'share.version': '0-0',
+      'streams.version': '0-0',
+      'eligible.leader.replicas.version': '0-0',
+    });
+    // v3 leaves out the features that start at 0, as the real broker does.
+    expect((await features('4.4', 3)).supported).toEqual({ 'metadata.version': '7-33' });
+    expect(Object.keys(real('4.4.0', 3).supported)).toEqual(['metadata.version']);
+  });
+
+  test('each KRaft profile: the real release answer, less only the levels docs/protocol.md names', async () => {
+    // What kafkaesque leaves out of a real default cluster's answer (docs/protocol.md#finalized-features).
+    const capped: Record<string, Record<string, string>> = {
+      'kraft.version': { supported: '0-0' },
+      'transaction.version': { supported: '0-1', finalized: '1-1' },
+      'group.version': { supported: '0-0' },
+      'share.version': { supported: '0-0' },
+      'streams.version': { supported: '0-0' },
+      'eligible.leader.replicas.version': { supported: '0-0' },
+    };
+    for (const [v, release] of [['3.9', '3.9.0'], ['4.0', '4.0.0'], ['4.4', '4.4.0']] as const) {
+      const want = real(release, 4);
+      for (const [name, cap] of Object.entries(capped)) {
+        if (name in want.supported) want.supported[name] = cap.supported!;
+        if (name in want.finalized) {
+          if (cap.finalized) want.finalized[name] = cap.finalized;
+          else delete want.finalized[name];
+        }
+      }
+      const got = await features(v, 4);
+      expect([v, got.supported, got.finalized]).toEqual([v, want.supported, want.finalized]);
+    }
+  });
+
+  test('2.8 answers no features; below v3 there are none to answer', async () => {
+    expect(await features('2.8', 3)).toEqual({ supported: {}, finalized: {}, epoch: -1 });
+    const c = await WireClient.connect(bootstrap('4.4'));
+    const res = await c.request(ApiKey.ApiVersions, 2, {});
+    expect([res.supportedFeatures, res.finalizedFeatures, res.finalizedFeaturesEpoch]).toEqual([[], [], -1]);
+    c.close();
   });
 });
 
@@ -300,6 +423,14 @@ describe('DescribeConfigs keys', () => {
     expect(await create('4.0', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.INVALID_CONFIG);
     expect(await create('3.9', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.NONE);
     expect(await create('2.8', { 'message.timestamp.before.max.ms': '1000' })).toBe(ErrorCode.INVALID_CONFIG);
+    // 4.4.0's new topic configs are not modelled (docs/protocol.md): refused, not stored and ignored.
+    for (const name of ['max.decompressed.message.bytes', 'remote.copy.lag.ms', 'errors.deadletterqueue.group.enable']) {
+      expect([name, await create('4.4', { [name]: name.endsWith('enable') ? 'false' : '1000' })]).toEqual([name, ErrorCode.INVALID_CONFIG]);
+    }
+  });
+
+  test("4.4's topic configs are 4.0's", async () => {
+    expect([...(await topicConfigs('4.4')).keys()].sort()).toEqual([...(await topicConfigs('4.0')).keys()].sort());
   });
 
   test('broker configs: 2.8 (ZooKeeper) has no process.roles nor node.id', async () => {
@@ -323,8 +454,23 @@ describe('the option', () => {
     expect(resolveOptions({ kafkaVersion: '3.9.1' }).kafkaVersion).toBe('3.9.1');
     const k = clusters.get('2.8')!;
     expect(k.cluster.profile.name).toBe('2.8');
-    expect(() => resolveOptions({ kafkaVersion: '2.7' })).toThrow(/kafkaVersion: must be one of 2\.8, 3\.9, 4\.0/);
+    expect(() => resolveOptions({ kafkaVersion: '2.7' })).toThrow(/kafkaVersion: must be one of 2\.8, 3\.9, 4\.0, 4\.4 /);
+    expect(resolveOptions({ kafkaVersion: '4.4.0' }).kafkaVersion).toBe('4.4.0');
+    expect(clusters.get('4.4')!.cluster.profile.release).toBe('4.4.0');
     expect(() => resolveOptions({ kafkaVersion: 39 as unknown as string })).toThrow(/kafkaVersion: must be a Kafka version string/);
+  });
+
+  test('the test-runner fixture starts a 4.4 cluster from its options', async () => {
+    const [fixture] = await startFixtureClusters({ port: 0, controlPort: 0, brokers: 1, kafkaVersion: '4.4' }, 1);
+    try {
+      expect((fixture as RunningCluster).cluster.profile.name).toBe('4.4');
+      const c = await WireClient.connect(fixture!.bootstrap);
+      const res = await c.request(ApiKey.ApiVersions, 3, { clientSoftwareName: 'fixture-test', clientSoftwareVersion: '1.0' });
+      expect(res.finalizedFeatures.map((f: { name: string }) => f.name)).toEqual(['transaction.version', 'metadata.version']);
+      c.close();
+    } finally {
+      await fixture!.stop();
+    }
   });
 
   test('the control API says which profile runs', async () => {

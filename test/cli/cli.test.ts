@@ -289,7 +289,7 @@ describe('start: flags checked by the options schema, named in the message; list
       [['--host'], 'kafkaesque: Not enough arguments following: host\n'],
       [['--topic', 'orders:0'], 'kafkaesque: --topic orders:0: partitions must be a whole number >= 1\n'],
       [['--brokerz', '3'], 'kafkaesque: Unknown argument: brokerz\n'],
-      [['--kafka-version', '2.7'], 'kafkaesque: --kafka-version 2.7: must be one of 2.8, 3.9, 4.0 (or a patch release of one, such as 3.9.1)\n'],
+      [['--kafka-version', '2.7'], 'kafkaesque: --kafka-version 2.7: must be one of 2.8, 3.9, 4.0, 4.4 (or a patch release of one, such as 3.9.1)\n'],
       [['--kafka-version'], 'kafkaesque: Not enough arguments following: kafka-version\n'],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(['start', ...args, '--log-level', 'silent'], {})));

@@ -1,8 +1,10 @@
 // The handler registry is the source of truth for what this broker serves:
 // ApiVersions is computed from it, and a key registered twice is a bug. A
 // Kafka version profile narrows it: an API is served at the versions both
-// its handler and that Kafka serve, and advertised there (with the
-// profile's lower advertised minimum where it has one, as 4.x's Produce).
+// its handler and that Kafka serve, below the profile's cap where that
+// Kafka's later versions have semantics kafkaesque lacks, and advertised
+// there (with the profile's lower advertised minimum where it has one, as
+// 4.x's Produce).
 import type { ApiHandler } from './handler.js';
 import { defaultProfile, type KafkaVersionProfile } from '../kafka-version/profiles.js';
 
@@ -49,7 +51,7 @@ export class HandlerRegistry {
       .sort((a, b) => a.apiKey - b.apiKey);
   }
 
-  /** Handler range ∩ the profile's range, for each API where that is not empty. */
+  /** Handler range ∩ the profile's range (to its cap), for each API where that is not empty. */
   private servedRanges(): Map<number, { min: number; max: number }> {
     if (this.served) return this.served;
     this.served = new Map();
@@ -57,7 +59,7 @@ export class HandlerRegistry {
       const kafka = this.profile.ranges.get(key);
       if (!kafka) continue;
       const min = Math.max(h.minVersion, kafka.min);
-      const max = Math.min(h.maxVersion, kafka.max);
+      const max = Math.min(h.maxVersion, kafka.max, this.profile.versionCaps.get(key) ?? Infinity);
       if (min <= max) this.served.set(key, { min, max });
     }
     return this.served;

@@ -6,10 +6,13 @@
 // To add an API: serve it (a handler in src/broker/handlers/); each profile
 // advertises it where that Kafka's ranges table below lists it, capped to
 // the handler's range. To add a version: a ranges file from
-// scripts/kafka-version-ranges.mjs and an entry in PROFILES.
+// scripts/kafka-version-ranges.mjs, its features (features.ts, read from a
+// real broker) and an entry in PROFILES.
 import ranges28 from './ranges-2.8.js';
 import ranges39 from './ranges-3.9.js';
 import ranges40 from './ranges-4.0.js';
+import ranges44 from './ranges-4.4.js';
+import { FEATURES_3_9, FEATURES_4_0, FEATURES_4_4, NO_FEATURES, type BrokerFeatures } from './features.js';
 import type { ErrorName } from '../../protocol/errors.js';
 
 export type VersionRange = { readonly min: number; readonly max: number };
@@ -25,6 +28,10 @@ export interface KafkaVersionProfile {
   readonly ranges: ReadonlyMap<number, VersionRange>;
   /** Lowest version ApiVersions advertises where it is below the served one. */
   readonly advertisedMin: ReadonlyMap<number, number>;
+  /** Highest version served where that release's next versions have semantics kafkaesque lacks, by api key. */
+  readonly versionCaps: ReadonlyMap<number, number>;
+  /** ApiVersions v3+'s supported and finalized features (KIP-584). */
+  readonly features: BrokerFeatures;
   /** Metadata's answer for a topic that request auto-creates. */
   readonly autoCreatedTopicError: ErrorName;
   /** KIP-890 part 1: transactional Produce and TxnOffsetCommit verified with the transaction coordinator. */
@@ -48,6 +55,8 @@ const ZOOKEEPER_2_8: KafkaVersionProfile = {
   metadataMode: 'zookeeper',
   ranges: table(ranges28),
   advertisedMin: new Map(),
+  versionCaps: new Map(),
+  features: NO_FEATURES,
   // AutoTopicCreationManager#createTopicsInZk (2.8.2): the creation is
   // started with timeout 0, and its REQUEST_TIMED_OUT becomes LEADER_NOT_AVAILABLE.
   autoCreatedTopicError: 'LEADER_NOT_AVAILABLE',
@@ -70,6 +79,8 @@ const KRAFT_3_9: KafkaVersionProfile = {
   metadataMode: 'kraft',
   ranges: table(ranges39),
   advertisedMin: new Map(),
+  versionCaps: new Map(),
+  features: FEATURES_3_9,
   // AutoTopicCreationManager#sendCreateTopicRequest (3.9): forwarded to the controller.
   autoCreatedTopicError: 'UNKNOWN_TOPIC_OR_PARTITION',
   transactionVerification: true,
@@ -80,6 +91,17 @@ const KRAFT_3_9: KafkaVersionProfile = {
   brokerConfigsRemoved: [],
 };
 
+// Transactions v2 (KIP-890 part 2) is not implemented: the versions a Java
+// 4.x producer sends only when transaction.version is 2 are not served.
+// Produce v12 and TxnOffsetCommit v5 add their partition or group to the
+// transaction themselves, EndTxn v5 bumps the epoch and answers it
+// (ProduceRequest.json, TxnOffsetCommitRequest.json, EndTxnRequest.json).
+const TRANSACTIONS_V1: ReadonlyMap<number, number> = new Map([
+  [0, 11], // Produce
+  [26, 4], // EndTxn
+  [28, 4], // TxnOffsetCommit
+]);
+
 const KRAFT_4_0: KafkaVersionProfile = {
   ...KRAFT_3_9,
   name: '4.0',
@@ -88,13 +110,25 @@ const KRAFT_4_0: KafkaVersionProfile = {
   // ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION (KAFKA-18659): Produce
   // v0-2 are advertised for librdkafka's sake, and refused like any removed version.
   advertisedMin: new Map([[0, 0]]),
+  versionCaps: TRANSACTIONS_V1,
+  features: FEATURES_4_0,
   // LogConfig (4.0.0) no longer defines message.format.version,
   // message.downconversion.enable nor message.timestamp.difference.max.ms (KIP-724, KIP-937).
   topicConfigsRemoved: ['message.downconversion.enable', 'message.timestamp.difference.max.ms'],
   topicConfigsAdded: [],
 };
 
-export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0].map((p) => [p.name, p]));
+const KRAFT_4_4: KafkaVersionProfile = {
+  ...KRAFT_4_0,
+  name: '4.4',
+  release: '4.4.0',
+  ranges: table(ranges44),
+  // A real 4.4.0 broker still advertises Produce 0-13 (test/fixtures/kafka-api-versions/4.4.0.json).
+  advertisedMin: new Map([[0, 0]]),
+  features: FEATURES_4_4,
+};
+
+export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0, KRAFT_4_4].map((p) => [p.name, p]));
 
 export const DEFAULT_KAFKA_VERSION = '3.9';
 export const KAFKA_VERSIONS = [...PROFILES.keys()];
