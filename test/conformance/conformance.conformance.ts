@@ -62,8 +62,8 @@ async function compare(seq: Sequence): Promise<SequenceResult> {
   const result: SequenceResult = { sequence: seq, steps: 0, differences: [], seconds: 0 };
   try {
     const [real, ours] = await Promise.all([runOn('kafka', bootstrap!, seq), runOn('kafkaesque', cluster.bootstrap, seq)]);
-    const a = new Normaliser();
-    const b = new Normaliser();
+    const a = new Normaliser(real.nodeId);
+    const b = new Normaliser(ours.nodeId);
     const labels = (s: Session) => s.steps.map((x) => x.label).join(' > ');
     if (labels(real) !== labels(ours)) throw new Error(`the sides took different paths: kafka ${labels(real)}; kafkaesque ${labels(ours)}`);
     result.steps = real.steps.length;

@@ -12,6 +12,8 @@ export const NORMALISATION_RULES: readonly string[] = [
   '`producerId` (>= 0), `memberId`/`leader` (non-empty), `topicId` (non-zero), `sessionId` (Fetch, non-zero) -> `pid#n`, `member#n`, `topic-id#n`, `session#n` in order of first appearance within the sequence: ids are allocated differently, the comparison keeps which answers name the same id.',
   '`logAppendTimeMs` (>= 0) -> `time`: the append time is the broker\'s clock.',
   '`errorMessage` -> `null` or `message`: its text is free-form (clients show it, none parses it); whether there is one is compared.',
+  '`configs` (CreateTopics, DescribeConfigs) -> keyed by config name, and JoinGroup `members` sorted by (aliased) member id, ApiVersions `apiKeys` keyed by api key: Kafka answers them in HashMap order.',
+  'DescribeConfigs `resourceName` of the broker\'s own node -> `node`, as node ids above.',
   '`records` (Fetch) -> per batch: base offset, last offset delta, producer id (aliased as above), epoch, base sequence, transactional and control flags, the control type, and each record\'s offset, key and value. Timestamps, CRC and the partition leader epoch stamped at append are not compared.',
 ];
 
@@ -20,6 +22,9 @@ const NODE_LIST_KEYS = new Set(['replicaNodes', 'isrNodes']);
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
 export class Normaliser {
+  /** The side's own node id (a broker resource is named by it). */
+  constructor(private readonly nodeId = -1) {}
+
   private readonly aliases = new Map<string, Map<unknown, string>>();
 
   private alias(kind: string, value: unknown): string {
@@ -65,6 +70,13 @@ export class Normaliser {
     if (key === 'logAppendTimeMs' && typeof v === 'number' && v >= 0) return 'time';
     if (key === 'errorMessage') return v === null || v === '' ? null : 'message';
     if (key === 'records' && Buffer.isBuffer(v)) return this.records(v);
+    if (key === 'resourceName' && v === String(this.nodeId)) return 'node';
+    if (key === 'configs' && Array.isArray(v)) return Object.fromEntries(v.map((c) => [c.name, this.walk(c)]));
+    if (key === 'apiKeys' && Array.isArray(v)) return Object.fromEntries(v.map((a) => [String(a.apiKey), this.walk(a)]));
+    if (key === 'members' && Array.isArray(v) && v.every((m) => typeof m?.memberId === 'string')) {
+      const out = v.map((m) => this.walk(m) as { memberId: string });
+      return out.sort((x, y) => (x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : 0));
+    }
     return this.walk(v);
   }
 
