@@ -420,8 +420,23 @@ const describeConfigs: Sequence = {
     await describe('topic, every config', [{ resourceType: 2, resourceName: 'conf-dc', configurationKeys: null }]);
     await describe('topic with an override, synonyms', [{ resourceType: 2, resourceName: 'conf-dc-set', configurationKeys: ['retention.ms', 'cleanup.policy'] }], true);
     await describe('unknown topic', [{ resourceType: 2, resourceName: 'conf-dc-missing', configurationKeys: null }]);
-    // Broker configs that do not depend on how each side was started (listeners, log.dirs, node.id do).
-    const brokerKeys = ['num.partitions', 'auto.create.topics.enable', 'min.insync.replicas', 'log.retention.hours', 'message.max.bytes', 'default.replication.factor', 'compression.type', 'no.such.config'];
+    // Broker configs that do not depend on how each side was started (listeners, log.dirs and node.id do;
+    // offsets.topic.num.partitions is 1 on the real broker, as Testcontainers sets it, and fixed at 50 in kafkaesque).
+    const brokerKeys = [
+      'num.partitions',
+      'auto.create.topics.enable',
+      'min.insync.replicas',
+      'log.retention.hours',
+      'message.max.bytes',
+      'default.replication.factor',
+      'compression.type',
+      'transaction.state.log.num.partitions',
+      'transaction.max.timeout.ms',
+      'group.initial.rebalance.delay.ms',
+      'unclean.leader.election.enable',
+      'process.roles',
+      'no.such.config',
+    ];
     await describe('broker, named configs', [{ resourceType: 4, resourceName: String(s.nodeId), configurationKeys: brokerKeys }]);
     await describe('another broker', [{ resourceType: 4, resourceName: '99', configurationKeys: ['num.partitions'] }]);
     await describe('broker name not a number', [{ resourceType: 4, resourceName: 'broker', configurationKeys: ['num.partitions'] }]);
