@@ -54,9 +54,29 @@ export const topicConfigDefs: ReadonlyMap<string, ConfigDef> = new Map<string, C
 ]);
 
 const messageFormatVersion: Validator = (v) => (/^\d+\.\d+(\.\d+)?(-IV\d+)?$/.test(v) ? null : `${v} is not a Kafka version such as 3.0-IV1`);
+const intIn =
+  (min: number, max: number): Validator =>
+  (v) =>
+    /^-?\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max ? null : `${v} must be a whole number in ${min}..${max}`;
+const localRetention: Validator = (v) => long(v) ?? (Number(v) >= -2 ? null : `${v} must be -2 or more`);
+// LogConfig's ThrottledReplicaListValidator: empty, `*`, or partition:broker pairs.
+const throttledReplicas: Validator = (v) =>
+  /^\s*(\*|(\d+\s*:\s*\d+\s*(,\s*\d+\s*:\s*\d+\s*)*)?)\s*$/.test(v) ? null : `${v} is not empty, * or a list of partition:broker`;
 /** Validators and types of the configs a profile adds to the 3.9 set. */
 const addedConfigDefs: Readonly<Record<string, Omit<ConfigDef, 'default'>>> = {
   'message.format.version': { validate: messageFormatVersion, type: 2 },
+  // Kafka 4.0's LogConfig (KIP-390 compression levels, KIP-405 tiered storage,
+  // replication throttling), as a real 4.0.2 broker lists them; CompressionType's level ranges.
+  'compression.gzip.level': { validate: (v) => (v.trim() === '-1' ? null : intIn(1, 9)(v)), type: 3 },
+  'compression.lz4.level': { validate: intIn(1, 17), type: 3 },
+  'compression.zstd.level': { validate: intIn(-131072, 22), type: 3 },
+  'follower.replication.throttled.replicas': { validate: throttledReplicas, type: 7 },
+  'leader.replication.throttled.replicas': { validate: throttledReplicas, type: 7 },
+  'local.retention.bytes': { validate: localRetention, type: 5 },
+  'local.retention.ms': { validate: localRetention, type: 5 },
+  'remote.log.copy.disable': { validate: bool, type: 1 },
+  'remote.log.delete.on.disable': { validate: bool, type: 1 },
+  'remote.storage.enable': { validate: bool, type: 1 },
 };
 
 const byProfile = new WeakMap<KafkaVersionProfile, ReadonlyMap<string, ConfigDef>>();
@@ -65,9 +85,10 @@ const byProfile = new WeakMap<KafkaVersionProfile, ReadonlyMap<string, ConfigDef
 export function topicConfigDefsFor(profile: KafkaVersionProfile): ReadonlyMap<string, ConfigDef> {
   let defs = byProfile.get(profile);
   if (!defs) {
-    const entries = [...topicConfigDefs].filter(([name]) => !profile.topicConfigsRemoved.includes(name));
-    for (const [name, value] of profile.topicConfigsAdded) entries.push([name, { ...addedConfigDefs[name]!, default: value }]);
-    defs = new Map(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
+    const entries = new Map([...topicConfigDefs].filter(([name]) => !profile.topicConfigsRemoved.includes(name)));
+    // An added name already in the 3.9 set keeps its validator and takes the profile's default.
+    for (const [name, value] of profile.topicConfigsAdded) entries.set(name, { ...(entries.get(name) ?? addedConfigDefs[name]!), default: value });
+    defs = new Map([...entries].sort(([a], [b]) => (a < b ? -1 : 1)));
     byProfile.set(profile, defs);
   }
   return defs;

@@ -72,7 +72,8 @@ describe('ApiVersions per profile', () => {
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
     expect(r.get(ApiKey.ListOffsets)).toEqual([1, 9]);
     expect(r.get(ApiKey.OffsetCommit)).toEqual([2, 9]);
-    expect(r.get(ApiKey.JoinGroup)).toEqual([2, 9]);
+    // 4.0.1 gave JoinGroup v0-1 back (kafka-clients 4.0.2's JoinGroupRequest.json: 0-9), as a real 4.0.2 advertises.
+    expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
     expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
   });
 
@@ -285,6 +286,9 @@ describe('DescribeConfigs keys', () => {
     expect(c40.has('message.downconversion.enable')).toBe(false);
     expect(c40.has('message.timestamp.difference.max.ms')).toBe(false);
     expect(c40.get('retention.ms')).toBe('604800000');
+    // Kafka 4.0 lists the compression levels (KIP-390) and lowers message.timestamp.after.max.ms to one hour (KIP-1030), as a real 4.0.2 answers.
+    expect([c39.has('compression.zstd.level'), c40.get('compression.zstd.level')]).toEqual([false, '3']);
+    expect([c39.get('message.timestamp.after.max.ms'), c40.get('message.timestamp.after.max.ms')]).toEqual(['9223372036854775807', '3600000']);
   });
 
   test('a topic config a release does not have is refused at CreateTopics (INVALID_CONFIG)', async () => {
@@ -300,6 +304,9 @@ describe('DescribeConfigs keys', () => {
     expect(await create('4.0', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.INVALID_CONFIG);
     expect(await create('3.9', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.NONE);
     expect(await create('2.8', { 'message.timestamp.before.max.ms': '1000' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('3.9', { 'compression.gzip.level': '5' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('4.0', { 'compression.gzip.level': '5' })).toBe(ErrorCode.NONE);
+    expect(await create('4.0', { 'compression.lz4.level': '18' })).toBe(ErrorCode.INVALID_CONFIG);
   });
 
   test('broker configs: 2.8 (ZooKeeper) has no process.roles nor node.id', async () => {

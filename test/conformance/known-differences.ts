@@ -3,28 +3,10 @@
 // conformance suite shows") lists them too. A pattern matches
 // `<sequence id> / <step label> / <field path>`, `*` standing for anything.
 // A difference found and not matched here fails the suite.
-const MISSING_TOPIC_CONFIGS = [
-  'compression.gzip.level',
-  'compression.lz4.level',
-  'compression.zstd.level',
-  'follower.replication.throttled.replicas',
-  'leader.replication.throttled.replicas',
-  'local.retention.bytes',
-  'local.retention.ms',
-  'remote.log.copy.disable',
-  'remote.log.delete.on.disable',
-  'remote.storage.enable',
-];
-
 const NOT_YET_SERVED = 'an API (or a newer version of one) kafkaesque does not serve: docs/unsupported.md#apis-not-served';
 
 export const KNOWN_DIFFERENCES: readonly (readonly [pattern: string, reason: string])[] = [
-  ...MISSING_TOPIC_CONFIGS.map(
-    (name) =>
-      [`* / *configs.${name}*`, 'a topic config of Kafka 3.8+ (compression levels, KIP-390), replication throttling or tiered storage (KIP-405) that kafkaesque\'s config table does not have (none of them changes what kafkaesque does)'] as const,
-  ),
   ['* / *configs.flush.messages.configSource', 'scripts/real-kafka.mjs sets log.flush.interval.messages in server.properties, as Testcontainers does, so the real broker reports it STATIC_BROKER_CONFIG (4); the value is the same'],
-  ['* / *configs.message.timestamp.after.max.ms.value', 'Kafka 4.0 lowered the default to one hour (KIP-1030); the 4.0 profile still has the 3.x default (Long.MAX_VALUE): to fix in the profile, with the produce-time check that uses it'],
   ['describe-configs / topic with an override, synonyms / *synonyms*', 'kafkaesque answers no config synonyms (docs/unsupported.md, "Config synonyms and documentation")'],
   ['describe-configs / broker, named configs / *configs.*.configSource', 'kafkaesque reports every broker config as STATIC_BROKER_CONFIG (4): its options are its server.properties; Kafka says DEFAULT_CONFIG (5) for those its properties file does not set'],
   ['describe-configs / unknown topic / results[0].errorMessage', 'kafkaesque says which topic is unknown; Kafka answers the error code alone (clients show either)'],

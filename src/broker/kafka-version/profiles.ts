@@ -33,7 +33,7 @@ export interface KafkaVersionProfile {
   readonly txnOffsetCommitMemberCheck: 'zookeeper' | 'kraft';
   /** Topic configs this Kafka does not have (LogConfig), beyond the 3.9 set in configs.ts. */
   readonly topicConfigsRemoved: readonly string[];
-  /** Topic configs this Kafka has that the 3.9 set does not, with their defaults. */
+  /** Topic configs this Kafka has that the 3.9 set does not, or whose default differs, with their defaults. */
   readonly topicConfigsAdded: readonly (readonly [name: string, defaultValue: string])[];
   /** Broker configs DescribeConfigs does not report on this Kafka. */
   readonly brokerConfigsRemoved: readonly string[];
@@ -83,7 +83,8 @@ const KRAFT_3_9: KafkaVersionProfile = {
 const KRAFT_4_0: KafkaVersionProfile = {
   ...KRAFT_3_9,
   name: '4.0',
-  release: '4.0.0',
+  // 4.0.2, the release test/conformance compares with; 4.0.0 differed in JoinGroup's minimum (2).
+  release: '4.0.2',
   ranges: table(ranges40),
   // ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION (KAFKA-18659): Produce
   // v0-2 are advertised for librdkafka's sake, and refused like any removed version.
@@ -91,7 +92,23 @@ const KRAFT_4_0: KafkaVersionProfile = {
   // LogConfig (4.0.0) no longer defines message.format.version,
   // message.downconversion.enable nor message.timestamp.difference.max.ms (KIP-724, KIP-937).
   topicConfigsRemoved: ['message.downconversion.enable', 'message.timestamp.difference.max.ms'],
-  topicConfigsAdded: [],
+  // LogConfig (4.0): the compression levels (KIP-390), tiered storage's
+  // topic configs (KIP-405) and replication throttling are listed;
+  // message.timestamp.after.max.ms defaults to one hour (KIP-1030). As a
+  // real 4.0.2 broker answers DescribeConfigs (test/conformance).
+  topicConfigsAdded: [
+    ['compression.gzip.level', '-1'],
+    ['compression.lz4.level', '9'],
+    ['compression.zstd.level', '3'],
+    ['follower.replication.throttled.replicas', ''],
+    ['leader.replication.throttled.replicas', ''],
+    ['local.retention.bytes', '-2'],
+    ['local.retention.ms', '-2'],
+    ['message.timestamp.after.max.ms', '3600000'],
+    ['remote.log.copy.disable', 'false'],
+    ['remote.log.delete.on.disable', 'false'],
+    ['remote.storage.enable', 'false'],
+  ],
 };
 
 export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0].map((p) => [p.name, p]));
