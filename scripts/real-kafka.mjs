@@ -98,7 +98,7 @@ function clusterId() {
   }
 }
 
-function serverProperties({ port, controllerPort, dataDir }) {
+function serverProperties({ port, controllerPort, dataDir, properties = {} }) {
   return [
     '# One KRaft node, broker and controller in one JVM (written by scripts/real-kafka.mjs)',
     'process.roles=broker,controller',
@@ -119,6 +119,8 @@ function serverProperties({ port, controllerPort, dataDir }) {
     `log.flush.interval.messages=${2n ** 63n - 1n}`,
     'num.partitions=1',
     'auto.create.topics.enable=true',
+    // The caller's own, after the defaults above (a later line wins in a properties file).
+    ...Object.entries(properties).map(([k, v]) => `${k}=${v}`),
     '',
   ].join('\n');
 }
@@ -167,6 +169,8 @@ export async function startRealKafka({
   version = DEFAULT_KAFKA_VERSION,
   port = 9092,
   heapMb = 768,
+  /** server.properties entries over the defaults, e.g. { 'offsets.topic.num.partitions': 50 }. */
+  properties = {},
   lifetimeS = 600,
   readyTimeoutMs = 120_000,
   log = (s) => process.stderr.write(`${s}\n`),
@@ -176,7 +180,7 @@ export async function startRealKafka({
   const spawnedAt = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kafkaesque-real-kafka-'));
   const props = path.join(dataDir, 'server.properties');
-  fs.writeFileSync(props, serverProperties({ port, controllerPort: port + 1, dataDir }));
+  fs.writeFileSync(props, serverProperties({ port, controllerPort: port + 1, dataDir, properties }));
   fs.writeFileSync(path.join(dataDir, 'log4j2.properties'), LOG4J2);
   const jvm = [`-Xmx${heapMb}m`, `-Xms${Math.min(256, heapMb)}m`, '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${path.join(dataDir, 'log4j2.properties')}`, '-cp', path.join(lib, '*')];
 

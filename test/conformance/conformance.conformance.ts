@@ -9,8 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { Normaliser, differences } from './normalise.js';
 import { knownReason } from './known-differences.js';
-import { markdown, outcome, type SequenceResult } from './report.js';
+import { markdown, outcome, section, sectionsOf, type SequenceResult } from './report.js';
 import { SEQUENCES, type Sequence } from './sequences.js';
+import { CAPTURE_SEQUENCES } from './captures.js';
 import { Session, warmUp } from './session.js';
 
 const bootstrap = process.env.KAFKAESQUE_CONFORMANCE_BOOTSTRAP;
@@ -18,6 +19,7 @@ const kafkaVersion = process.env.KAFKAESQUE_CONFORMANCE_VERSION ?? '';
 const timings = JSON.parse(process.env.KAFKAESQUE_CONFORMANCE_TIMINGS ?? '{"fetchMs":0,"startMs":0}');
 const profile = kafkaVersion.split('.').slice(0, 2).join('.');
 
+const ALL = [...SEQUENCES, ...CAPTURE_SEQUENCES];
 let cluster: RunningCluster;
 const results: SequenceResult[] = [];
 const started = performance.now();
@@ -32,8 +34,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.stop();
-  if (results.length === SEQUENCES.length) {
-    const doc = markdown(results, {
+  if (results.length === ALL.length) {
+    const file = path.join(process.cwd(), 'docs', 'conformance.md');
+    const sections = sectionsOf(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+    sections.set(kafkaVersion, section(results, {
       date: new Date().toISOString().slice(0, 10),
       kafkaVersion,
       profile,
@@ -41,8 +45,8 @@ afterAll(async () => {
       fetchMs: timings.fetchMs,
       startMs: timings.startMs,
       suiteSeconds: (performance.now() - started) / 1000,
-    });
-    fs.writeFileSync(path.join(process.cwd(), 'docs', 'conformance.md'), doc);
+    }));
+    fs.writeFileSync(file, markdown(sections));
   }
 });
 
@@ -73,7 +77,7 @@ async function compare(seq: Sequence): Promise<SequenceResult> {
       if (process.env.KAFKAESQUE_CONFORMANCE_DUMP) fs.appendFileSync(process.env.KAFKAESQUE_CONFORMANCE_DUMP, `${JSON.stringify({ sequence: seq.id, step: step.label, kafka: x, kafkaesque: y })}\n`);
       for (const d of differences(x, y)) {
         const label = `${step.label} (${step.api} v${step.version})`;
-        result.differences.push({ ...d, step: label, reason: knownReason(seq.id, step.label, d.path) });
+        result.differences.push({ ...d, step: label, reason: knownReason(seq.id, step.label, d) });
       }
     });
   } catch (err) {
@@ -84,7 +88,7 @@ async function compare(seq: Sequence): Promise<SequenceResult> {
 }
 
 describe(`conformance with Apache Kafka ${kafkaVersion}`, () => {
-  for (const seq of SEQUENCES) {
+  for (const seq of ALL) {
     test(seq.title, async () => {
       const r = await compare(seq);
       results.push(r);

@@ -35,7 +35,16 @@ export default async function globalSetup() {
   const fetchStarted = performance.now();
   ensureKafkaJars({ version: CONFORMANCE_KAFKA_VERSION });
   const fetchMs = performance.now() - fetchStarted;
-  const kafka = await startRealKafka({ version: CONFORMANCE_KAFKA_VERSION, port: await freePortPair(), heapMb: HEAP_MB, lifetimeS: LIFETIME_S });
+  const kafka = await startRealKafka({
+    version: CONFORMANCE_KAFKA_VERSION,
+    port: await freePortPair(),
+    heapMb: HEAP_MB,
+    lifetimeS: LIFETIME_S,
+    // kafkaesque's __consumer_offsets has Kafka's default 50 partitions (not
+    // configurable); the real broker gets the same, over Testcontainers' 1,
+    // so that Metadata of every topic and a group's coordinator partition agree.
+    properties: { 'offsets.topic.num.partitions': 50 },
+  });
   globalThis.__conformanceRealKafka = kafka;
   process.env.KAFKAESQUE_CONFORMANCE_BOOTSTRAP = kafka.bootstrap;
   process.env.KAFKAESQUE_CONFORMANCE_VERSION = CONFORMANCE_KAFKA_VERSION;

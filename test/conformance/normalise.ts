@@ -13,6 +13,7 @@ export const NORMALISATION_RULES: readonly string[] = [
   '`logAppendTimeMs` (>= 0) -> `time`: the append time is the broker\'s clock.',
   '`errorMessage` -> `null` or `message`: its text is free-form (clients show it, none parses it); whether there is one is compared.',
   '`configs` (CreateTopics, DescribeConfigs) -> keyed by config name, and JoinGroup `members` sorted by (aliased) member id, ApiVersions `apiKeys` keyed by api key: Kafka answers them in HashMap order.',
+  'Topic arrays sorted by name, partition arrays by index, group arrays by group id (Metadata, Produce, Fetch, ListOffsets, ListGroups, ...): Kafka builds several answers from hash maps, so their order is not part of the contract.',
   'DescribeConfigs `resourceName` of the broker\'s own node -> `node`, as node ids above.',
   '`records` (Fetch) -> per batch: base offset, last offset delta, producer id (aliased as above), epoch, base sequence, transactional and control flags, the control type, and each record\'s offset, key and value. Timestamps, CRC and the partition leader epoch stamped at append are not compared.',
 ];
@@ -73,6 +74,13 @@ export class Normaliser {
     if (key === 'resourceName' && v === String(this.nodeId)) return 'node';
     if (key === 'configs' && Array.isArray(v)) return Object.fromEntries(v.map((c) => [c.name, this.walk(c)]));
     if (key === 'apiKeys' && Array.isArray(v)) return Object.fromEntries(v.map((a) => [String(a.apiKey), this.walk(a)]));
+    if (Array.isArray(v) && v.length > 1 && v.every((x) => x && typeof x === 'object')) {
+      const sortKey = ['name', 'topic', 'groupId', 'index', 'partitionIndex', 'partition'].find((k) => v.every((x) => typeof x[k] === 'string' || typeof x[k] === 'number'));
+      if (sortKey && ['topics', 'responses', 'partitions', 'partitionResponses', 'groups'].includes(key)) {
+        const out = v.map((x) => this.walk(x) as Record<string, string | number>);
+        return out.sort((x, y) => (x[sortKey]! < y[sortKey]! ? -1 : x[sortKey]! > y[sortKey]! ? 1 : 0));
+      }
+    }
     if (key === 'members' && Array.isArray(v) && v.every((m) => typeof m?.memberId === 'string')) {
       const out = v.map((m) => this.walk(m) as { memberId: string });
       return out.sort((x, y) => (x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : 0));

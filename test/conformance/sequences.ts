@@ -58,10 +58,13 @@ async function waitForLeaders(s: Session, name: string, numPartitions: number): 
   for (;;) {
     const md = await s.setup(ApiKey.Metadata, V.metadata, { topics: [{ name }], allowAutoTopicCreation: false });
     const parts = md.topics[0]?.partitions ?? [];
-    if (parts.length === numPartitions && parts.every((p: any) => p.errorCode === 0 && p.leaderId >= 0)) return;
+    if (parts.length === numPartitions && parts.every((p: any) => p.errorCode === 0 && p.leaderId >= 0)) break;
     if (Date.now() > deadline) throw new Error(`${s.side}: ${name} has no leader for all ${numPartitions} partitions`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  // Metadata shows the leader a moment before the partition serves (NOT_LEADER_OR_FOLLOWER meanwhile).
+  const partitions = Array.from({ length: numPartitions }, (_, partitionIndex) => ({ partitionIndex, currentLeaderEpoch: -1, timestamp: -1 }));
+  await s.setup(ApiKey.ListOffsets, V.listOffsets, { replicaId: -1, isolationLevel: 0, topics: [{ name, partitions }] });
 }
 
 function produceBody(topic: string, batch: Buffer, transactionalId: string | null = null, partition = 0) {

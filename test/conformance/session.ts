@@ -80,6 +80,26 @@ export class Session {
     return step.answer as T;
   }
 
+  /** Until a topic that may be being created has a serving leader, or a few seconds have passed (it may never be created). */
+  async settleTopic(name: string, timeoutMs = 3000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const md = await (await this.first()).request<any>(ApiKey.Metadata, 12, { topics: [{ name }], allowAutoTopicCreation: false });
+      const parts = md.topics[0]?.partitions ?? [];
+      if (md.topics[0]?.errorCode === 0 && parts.length > 0 && parts.every((p: any) => p.leaderId >= 0)) {
+        const partitions = parts.map((p: any) => ({ partitionIndex: p.partitionIndex, currentLeaderEpoch: -1, timestamp: -1 }));
+        await this.setup(ApiKey.ListOffsets, 9, { replicaId: -1, isolationLevel: 0, topics: [{ name, partitions }] });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** A compared answer got some other way (a raw frame). */
+  record(label: string, api: string, version: number, answer: unknown): void {
+    this.steps.push({ label, api, version, answer });
+  }
+
   /** A compared step sent again while it answers one of `retry` (a transaction's markers still being written); the last answer is recorded. */
   async settled<T = any>(label: string, apiKey: ApiKey, version: number, body: unknown, retry: string[], on?: WireClient): Promise<T> {
     const answer = await this.setup<T>(apiKey, version, body, retry, on, false);

@@ -57,7 +57,19 @@ const ZOOKEEPER_2_8: KafkaVersionProfile = {
   txnOffsetCommitMemberCheck: 'zookeeper',
   // LogConfig (2.8.2): no message.timestamp.before/after.max.ms (KIP-937, 3.6);
   // message.format.version defaults to the inter-broker protocol, 2.8-IV1.
-  topicConfigsRemoved: ['message.timestamp.after.max.ms', 'message.timestamp.before.max.ms'],
+  // Nor the compression levels (KIP-390, 3.8) nor tiered storage's configs (KIP-405, 3.x).
+  topicConfigsRemoved: [
+    'message.timestamp.after.max.ms',
+    'message.timestamp.before.max.ms',
+    'compression.gzip.level',
+    'compression.lz4.level',
+    'compression.zstd.level',
+    'local.retention.bytes',
+    'local.retention.ms',
+    'remote.log.copy.disable',
+    'remote.log.delete.on.disable',
+    'remote.storage.enable',
+  ],
   topicConfigsAdded: [['message.format.version', '2.8-IV1']],
   // KafkaConfig (2.8.2) defines process.roles and node.id with defineInternal;
   // ConfigHelper#describeConfigs reports originals ++ nonInternalValues.
@@ -92,23 +104,9 @@ const KRAFT_4_0: KafkaVersionProfile = {
   // LogConfig (4.0.0) no longer defines message.format.version,
   // message.downconversion.enable nor message.timestamp.difference.max.ms (KIP-724, KIP-937).
   topicConfigsRemoved: ['message.downconversion.enable', 'message.timestamp.difference.max.ms'],
-  // LogConfig (4.0): the compression levels (KIP-390), tiered storage's
-  // topic configs (KIP-405) and replication throttling are listed;
-  // message.timestamp.after.max.ms defaults to one hour (KIP-1030). As a
-  // real 4.0.2 broker answers DescribeConfigs (test/conformance).
-  topicConfigsAdded: [
-    ['compression.gzip.level', '-1'],
-    ['compression.lz4.level', '9'],
-    ['compression.zstd.level', '3'],
-    ['follower.replication.throttled.replicas', ''],
-    ['leader.replication.throttled.replicas', ''],
-    ['local.retention.bytes', '-2'],
-    ['local.retention.ms', '-2'],
-    ['message.timestamp.after.max.ms', '3600000'],
-    ['remote.log.copy.disable', 'false'],
-    ['remote.log.delete.on.disable', 'false'],
-    ['remote.storage.enable', 'false'],
-  ],
+  // LogConfig (4.0): message.timestamp.after.max.ms defaults to one hour
+  // (KIP-1030), as a real 4.0.2 broker answers DescribeConfigs (test/conformance).
+  topicConfigsAdded: [['message.timestamp.after.max.ms', '3600000']],
 };
 
 export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0].map((p) => [p.name, p]));
