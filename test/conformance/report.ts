@@ -30,7 +30,10 @@ export function outcome(r: SequenceResult): 'same' | 'known differences' | 'DIFF
 }
 
 const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const show = (v: unknown) => md(JSON.stringify(v) ?? 'absent');
+const show = (v: unknown) => {
+  const text = JSON.stringify(v) ?? 'absent';
+  return md(text.length > 120 ? `${text.slice(0, 117)}...` : text);
+};
 
 /** This run's section: one Kafka version, its results and its differences. */
 export function section(results: SequenceResult[], run: ConformanceRun): string {
@@ -41,11 +44,24 @@ export function section(results: SequenceResult[], run: ConformanceRun): string 
   for (const r of results) out.push(`| ${md(r.sequence.title)} | ${md(r.sequence.rules)} | ${r.steps} | ${outcome(r)} |`);
   const total = results.reduce((n, r) => n + r.steps, 0);
   out.push('', `${results.length} sequences, ${total} compared answers.`, '');
-  const known = results.flatMap((r) => r.differences.filter((d) => d.reason).map((d) => ({ r, d })));
-  if (known.length) {
-    out.push('Known differences, kept on purpose, each with its reason (docs/unsupported.md):', '');
-    out.push('| sequence | step | field | Kafka | kafkaesque | why |', '|---|---|---|---|---|---|');
-    for (const { r, d } of known) out.push(`| ${r.sequence.id} | ${md(d.step)} | \`${md(d.path)}\` | ${show(d.kafka)} | ${show(d.kafkaesque)} | ${md(d.reason!)} |`);
+  // Known differences grouped by their reason: how many answers show it, where, and one example.
+  const known = new Map<string, { count: number; sequences: Set<string>; example: Difference & { step: string } }>();
+  for (const r of results) {
+    for (const d of r.differences) {
+      if (!d.reason) continue;
+      const k = known.get(d.reason) ?? { count: 0, sequences: new Set<string>(), example: d };
+      k.count++;
+      k.sequences.add(r.sequence.id);
+      known.set(d.reason, k);
+    }
+  }
+  if (known.size) {
+    out.push('Known differences, kept on purpose, each with its reason (docs/unsupported.md lists them too):', '');
+    out.push('| why | fields | in | for example |', '|---|---|---|---|');
+    for (const [reason, k] of known) {
+      const e = k.example;
+      out.push(`| ${md(reason)} | ${k.count} | ${[...k.sequences].join(', ')} | ${md(e.step)}: \`${md(e.path)}\` Kafka ${show(e.kafka)}, kafkaesque ${show(e.kafkaesque)} |`);
+    }
     out.push('');
   }
   const unknown = results.flatMap((r) => r.differences.filter((d) => !d.reason).map((d) => ({ r, d })));

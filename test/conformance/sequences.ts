@@ -1,6 +1,6 @@
 // The request sequences sent to both brokers, most valuable first. Each
-// names the rules of kafka-semantics.md (vendored nowhere: the section
-// numbers are for the reader) that its answers show. A sequence runs on each
+// says which broker rules its answers show (the project's notes on Kafka's
+// semantics list them; the real broker is the authority here). A sequence runs on each
 // side with its own topic and group names derived from its id, so sequences
 // do not see each other's state.
 import { ApiKey } from '../../src/protocol/messages/index.js';
@@ -131,7 +131,7 @@ function endTxn(transactionalId: string, p: { producerId: number; producerEpoch:
 const idempotentProduce: Sequence = {
   id: 'idempotent-produce',
   title: 'Idempotent produce: sequence checks',
-  rules: '§1: duplicate batches answered with the cached offsets, OUT_OF_ORDER_SEQUENCE_NUMBER, a new epoch starting at 0, INVALID_PRODUCER_EPOCH for an older epoch, an unknown producer accepted at any sequence',
+  rules: 'duplicate batches answered with the cached offsets, OUT_OF_ORDER_SEQUENCE_NUMBER, a new epoch starting at 0, INVALID_PRODUCER_EPOCH for an older epoch, an unknown producer accepted at any sequence',
   async run(s) {
     const topic = 'conf-idempotent';
     await createTopic(s, topic);
@@ -156,7 +156,7 @@ const idempotentProduce: Sequence = {
 const transactions: Sequence = {
   id: 'transactions',
   title: 'Transactions: state transitions',
-  rules: '§2 (transaction coordinator): InitProducerId, AddPartitionsToTxn, EndTxn commit and abort, a retried EndTxn, INVALID_TXN_STATE for an end that does not match, an ongoing transaction aborted by InitProducerId (CONCURRENT_TRANSACTIONS), fencing by a newer epoch; §1 transactional produce verification',
+  rules: 'transaction coordinator: InitProducerId, AddPartitionsToTxn, EndTxn commit and abort, a retried EndTxn, INVALID_TXN_STATE for an end that does not match, an ongoing transaction aborted by InitProducerId (CONCURRENT_TRANSACTIONS), fencing by a newer epoch; transactional produce verification (KIP-890 part 1)',
   async run(s) {
     const topic = 'conf-txn';
     const id = 'conf-txn-1';
@@ -193,7 +193,7 @@ const transactions: Sequence = {
 const readCommitted: Sequence = {
   id: 'read-committed',
   title: 'read_committed Fetch, the LSO and aborted transactions',
-  rules: '§3 (Fetch isolation): the last stable offset held at an open transaction\'s first offset, aborted_transactions for read_committed, control batches in the log, ListOffsets latest under read_committed',
+  rules: 'Fetch isolation: the last stable offset held at an open transaction\'s first offset, aborted_transactions for read_committed, control batches in the log, ListOffsets latest under read_committed',
   async run(s) {
     const topic = 'conf-rc';
     const id = 'conf-rc-1';
@@ -224,7 +224,7 @@ const readCommitted: Sequence = {
 const groups: Sequence = {
   id: 'classic-group',
   title: 'Classic group: JoinGroup, SyncGroup, Heartbeat, LeaveGroup',
-  rules: '§4 (classic group coordinator): MEMBER_ID_REQUIRED, generations, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS, a second member\'s join, the leader\'s assignment handed out by SyncGroup, LeaveGroup',
+  rules: 'classic group coordinator: MEMBER_ID_REQUIRED, generations, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS, a second member\'s join, the leader\'s assignment handed out by SyncGroup, LeaveGroup',
   async run(s) {
     const group = 'conf-group';
     await findCoordinator(s, group, 0);
@@ -300,7 +300,7 @@ async function waitFor(cond: () => Promise<boolean>, timeoutMs = 15_000): Promis
 const offsets: Sequence = {
   id: 'offsets',
   title: 'OffsetCommit and OffsetFetch',
-  rules: '§5 (offsets): standalone commits (generation -1), commits from a non-member to an empty group, OFFSET_METADATA_TOO_LARGE, unknown topics and partitions, OffsetFetch of listed and of all partitions',
+  rules: 'offsets: standalone commits (generation -1), commits from a non-member to an empty group, OFFSET_METADATA_TOO_LARGE, unknown topics and partitions, OffsetFetch of listed and of all partitions',
   async run(s) {
     const topic = 'conf-offsets';
     const group = 'conf-offsets-group';
@@ -334,7 +334,7 @@ const offsets: Sequence = {
 const listOffsets: Sequence = {
   id: 'list-offsets',
   title: 'ListOffsets: earliest, latest, max timestamp, by timestamp',
-  rules: '§6 (ListOffsets): -2 earliest, -1 latest, -3 max timestamp (KIP-734), the first offset at or after a timestamp, none after the last, errors for unknown partitions',
+  rules: 'ListOffsets: -2 earliest, -1 latest, -3 max timestamp (KIP-734), the first offset at or after a timestamp, none after the last, errors for unknown partitions',
   async run(s) {
     const topic = 'conf-list-offsets';
     await createTopic(s, topic);
@@ -363,7 +363,7 @@ const listOffsets: Sequence = {
 const metadata: Sequence = {
   id: 'metadata',
   title: 'Metadata and auto-creation',
-  rules: '§7 (Metadata): unknown topics with and without allowAutoTopicCreation, the auto-created topic (num.partitions), invalid names, an empty topic list',
+  rules: 'Metadata: unknown topics with and without allowAutoTopicCreation, the auto-created topic (num.partitions), invalid names, an empty topic list',
   async run(s) {
     const md = (label: string, names: string[] | null, allowAutoTopicCreation: boolean) =>
       s.step(label, ApiKey.Metadata, V.metadata, { topics: names === null ? null : names.map((name) => ({ name })), allowAutoTopicCreation, includeTopicAuthorizedOperations: false });
@@ -381,7 +381,7 @@ const metadata: Sequence = {
 const createTopics: Sequence = {
   id: 'create-topics',
   title: 'CreateTopics and CreatePartitions validation',
-  rules: '§8 (topic admin): TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR, INVALID_TOPIC_EXCEPTION, INVALID_CONFIG, validate-only, the configs CreateTopics v5+ returns; CreatePartitions increase, decrease, same count, unknown topic',
+  rules: 'topic admin: TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR, INVALID_TOPIC_EXCEPTION, INVALID_CONFIG, validate-only, the configs CreateTopics v5+ returns; CreatePartitions increase, decrease, same count, unknown topic',
   async run(s) {
     const create = (label: string, topics: object[], validateOnly = false) =>
       s.step(label, ApiKey.CreateTopics, V.createTopics, { topics: topics.map((t) => ({ numPartitions: 1, replicationFactor: 1, assignments: [], configs: [], ...t })), timeoutMs: 10_000, validateOnly });
@@ -414,7 +414,7 @@ const createTopics: Sequence = {
 const describeConfigs: Sequence = {
   id: 'describe-configs',
   title: 'DescribeConfigs',
-  rules: '§9 (configs): a topic\'s whole config set with sources and defaults, a topic\'s overrides, named broker configs, unknown resources',
+  rules: 'configs: a topic\'s whole config set with sources and defaults, a topic\'s overrides, named broker configs, unknown resources',
   async run(s) {
     await createTopic(s, 'conf-dc');
     await s.setup(ApiKey.CreateTopics, V.createTopics, { topics: [{ name: 'conf-dc-set', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [{ name: 'retention.ms', value: '5000' }] }], timeoutMs: 10_000 }, ['TOPIC_ALREADY_EXISTS']);
