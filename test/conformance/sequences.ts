@@ -120,12 +120,24 @@ async function initTxn(s: Session, label: string, transactionalId: string, on?: 
   return { producerId: r.producerId as number, producerEpoch: r.producerEpoch as number };
 }
 
-function addPartitions(transactionalId: string, p: { producerId: number; producerEpoch: number }, topic: string, partitions = [0]) {
+function addPartitions(transactionalId: string, p: Producer, topic: string, partitions = [0]) {
   return { v3AndBelowTransactionalId: transactionalId, v3AndBelowProducerId: p.producerId, v3AndBelowProducerEpoch: p.producerEpoch, v3AndBelowTopics: [{ name: topic, partitions }] };
 }
 
-function endTxn(transactionalId: string, p: { producerId: number; producerEpoch: number }, committed: boolean) {
+function endTxn(transactionalId: string, p: Producer, committed: boolean) {
   return { transactionalId, producerId: p.producerId, producerEpoch: p.producerEpoch, committed };
+}
+
+type Producer = { producerId: number; producerEpoch: number };
+
+/** The compared transaction steps of one transactional id on one topic. */
+function txnSteps(s: Session, id: string, topic: string) {
+  return {
+    add: (label: string, p: Producer, onTopic = topic) => s.step(label, ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, onTopic)),
+    produce: (label: string, values: string[], p: Producer, baseSequence: number) =>
+      s.step(label, ApiKey.Produce, V.produce, produceBody(topic, batch(values, { ...p, baseSequence, transactional: true }), id)),
+    end: (label: string, p: Producer, committed: boolean) => s.step(label, ApiKey.EndTxn, V.endTxn, endTxn(id, p, committed)),
+  };
 }
 
 const idempotentProduce: Sequence = {
@@ -161,29 +173,30 @@ const transactions: Sequence = {
     const topic = 'conf-txn';
     const id = 'conf-txn-1';
     await createTopic(s, topic);
+    const t = txnSteps(s, id, topic);
     let p = await initTxn(s, 'InitProducerId', id);
-    await s.step('EndTxn commit with no transaction', ApiKey.EndTxn, V.endTxn, endTxn(id, p, true));
-    await s.step('transactional Produce before AddPartitionsToTxn', ApiKey.Produce, V.produce, produceBody(topic, batch(['early'], { ...p, baseSequence: 0, transactional: true }), id));
-    await s.step('AddPartitionsToTxn', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, topic));
-    await s.step('AddPartitionsToTxn unknown topic', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, 'conf-txn-missing'));
-    await s.step('AddPartitionsToTxn wrong epoch', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, { ...p, producerEpoch: p.producerEpoch + 1 }, topic));
-    await s.step('transactional Produce', ApiKey.Produce, V.produce, produceBody(topic, batch(['t1', 't2'], { ...p, baseSequence: 0, transactional: true }), id));
-    await s.step('EndTxn commit', ApiKey.EndTxn, V.endTxn, endTxn(id, p, true));
+    await t.end('EndTxn commit with no transaction', p, true);
+    await t.produce('transactional Produce before AddPartitionsToTxn', ['early'], p, 0);
+    await t.add('AddPartitionsToTxn', p);
+    await t.add('AddPartitionsToTxn unknown topic', p, 'conf-txn-missing');
+    await t.add('AddPartitionsToTxn wrong epoch', { ...p, producerEpoch: p.producerEpoch + 1 });
+    await t.produce('transactional Produce', ['t1', 't2'], p, 0);
+    await t.end('EndTxn commit', p, true);
     await waitTxnComplete(s, id);
-    await s.step('EndTxn commit again (retry of a completed commit)', ApiKey.EndTxn, V.endTxn, endTxn(id, p, true));
-    await s.step('EndTxn abort after the commit', ApiKey.EndTxn, V.endTxn, endTxn(id, p, false));
-    await s.step('AddPartitionsToTxn (second transaction)', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, topic));
-    await s.step('transactional Produce (second transaction)', ApiKey.Produce, V.produce, produceBody(topic, batch(['t3'], { ...p, baseSequence: 2, transactional: true }), id));
-    await s.step('EndTxn abort', ApiKey.EndTxn, V.endTxn, endTxn(id, p, false));
+    await t.end('EndTxn commit again (retry of a completed commit)', p, true);
+    await t.end('EndTxn abort after the commit', p, false);
+    await t.add('AddPartitionsToTxn (second transaction)', p);
+    await t.produce('transactional Produce (second transaction)', ['t3'], p, 2);
+    await t.end('EndTxn abort', p, false);
     await waitTxnComplete(s, id);
-    await s.step('EndTxn abort again', ApiKey.EndTxn, V.endTxn, endTxn(id, p, false));
-    await s.step('AddPartitionsToTxn (third transaction)', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, topic));
+    await t.end('EndTxn abort again', p, false);
+    await t.add('AddPartitionsToTxn (third transaction)', p);
     await s.step('InitProducerId during an ongoing transaction', ApiKey.InitProducerId, V.initProducerId, { transactionalId: id, transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
     const old = p;
     p = await initTxn(s, 'InitProducerId once the transaction is aborted', id);
-    await s.step('EndTxn with the fenced epoch', ApiKey.EndTxn, V.endTxn, endTxn(id, old, true));
-    await s.step('AddPartitionsToTxn with the fenced epoch', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, old, topic));
-    await s.step('Produce with the fenced epoch', ApiKey.Produce, V.produce, produceBody(topic, batch(['zombie'], { ...old, baseSequence: 3, transactional: true }), id));
+    await t.end('EndTxn with the fenced epoch', old, true);
+    await t.add('AddPartitionsToTxn with the fenced epoch', old);
+    await t.produce('Produce with the fenced epoch', ['zombie'], old, 3);
     await s.step('EndTxn with an unknown producer id', ApiKey.EndTxn, V.endTxn, endTxn(id, { producerId: p.producerId + 1000, producerEpoch: p.producerEpoch }, true));
     await s.step('InitProducerId timeout above transaction.max.timeout.ms', ApiKey.InitProducerId, V.initProducerId, { transactionalId: 'conf-txn-2', transactionTimeoutMs: 900_001, producerId: -1, producerEpoch: -1 });
     await s.step('Fetch all (read_uncommitted)', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 0));
@@ -198,23 +211,24 @@ const readCommitted: Sequence = {
     const topic = 'conf-rc';
     const id = 'conf-rc-1';
     await createTopic(s, topic);
+    const t = txnSteps(s, id, topic);
     const plain = (v: string) => s.step(`plain Produce ${v}`, ApiKey.Produce, V.produce, produceBody(topic, batch([v])));
     await plain('p0');
     const p = await initTxn(s, 'InitProducerId', id);
-    await s.step('AddPartitionsToTxn', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, topic));
-    await s.step('transactional Produce (open)', ApiKey.Produce, V.produce, produceBody(topic, batch(['a1', 'a2'], { ...p, baseSequence: 0, transactional: true }), id));
+    await t.add('AddPartitionsToTxn', p);
+    await t.produce('transactional Produce (open)', ['a1', 'a2'], p, 0);
     await plain('p1');
     await s.step('Fetch read_committed, transaction open', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 1));
     await s.step('Fetch read_uncommitted, transaction open', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 0));
     await s.step('ListOffsets latest read_committed', ApiKey.ListOffsets, V.listOffsets, listOffsetsBody(topic, -1, 1));
     await s.step('ListOffsets latest read_uncommitted', ApiKey.ListOffsets, V.listOffsets, listOffsetsBody(topic, -1, 0));
-    await s.step('EndTxn abort', ApiKey.EndTxn, V.endTxn, endTxn(id, p, false));
+    await t.end('EndTxn abort', p, false);
     await waitTxnComplete(s, id);
     await s.step('Fetch read_committed after the abort', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 1));
     await s.step('Fetch read_committed from offset 2', ApiKey.Fetch, V.fetch, fetchBody(topic, 2, 1));
     await s.settled('AddPartitionsToTxn (second)', ApiKey.AddPartitionsToTxn, V.addPartitionsToTxn, addPartitions(id, p, topic), TXN_RETRY);
-    await s.step('transactional Produce (second)', ApiKey.Produce, V.produce, produceBody(topic, batch(['c1'], { ...p, baseSequence: 2, transactional: true }), id));
-    await s.step('EndTxn commit', ApiKey.EndTxn, V.endTxn, endTxn(id, p, true));
+    await t.produce('transactional Produce (second)', ['c1'], p, 2);
+    await t.end('EndTxn commit', p, true);
     await waitTxnComplete(s, id);
     await s.step('Fetch read_committed after the commit', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 1));
     await s.step('ListOffsets latest read_committed after the commit', ApiKey.ListOffsets, V.listOffsets, listOffsetsBody(topic, -1, 1));
