@@ -37,6 +37,9 @@ const V = {
   createPartitions: 3,
   describeConfigs: 4,
   describeTransactions: 0,
+  addOffsetsToTxn: 4,
+  txnOffsetCommit: 4,
+  describeGroups: 5,
   apiVersions: 3,
 } as const;
 
@@ -469,4 +472,124 @@ const apiVersions: Sequence = {
   },
 };
 
-export const SEQUENCES: readonly Sequence[] = [idempotentProduce, transactions, readCommitted, groups, offsets, listOffsets, metadata, createTopics, describeConfigs, apiVersions];
+const produceErrors: Sequence = {
+  id: 'produce-errors',
+  title: 'Produce: refused requests and batches',
+  rules: 'Produce validation: acks other than -1, 0, 1 (INVALID_REQUIRED_ACKS), unknown topics and partitions, a batch whose CRC does not match (CORRUPT_MESSAGE), a batch above max.message.bytes (MESSAGE_TOO_LARGE), a timestamp beyond message.timestamp.after.max.ms, a transactional batch without a transactional id',
+  async run(s) {
+    const topic = 'conf-produce-errors';
+    await createTopic(s, topic);
+    const send = (label: string, body: object) => s.step(label, ApiKey.Produce, V.produce, body);
+    await send('acks 2', { ...produceBody(topic, batch(['a'])), acks: 2 });
+    await send('unknown topic', produceBody('conf-produce-missing', batch(['a'])));
+    await send('unknown partition', produceBody(topic, batch(['a']), null, 7));
+    const corrupt = batch(['crc']);
+    corrupt[corrupt.length - 1]! ^= 0xff;
+    await send('CRC mismatch', produceBody(topic, corrupt));
+    await send('a batch above max.message.bytes', produceBody(topic, batch(['x'.repeat(1_100_000)])));
+    await send('a timestamp two hours ahead', produceBody(topic, batch(['future'], { timestamp: Date.now() + 2 * 3_600_000 })));
+    await send('a transactional batch without a transactional id', produceBody(topic, batch(['t'], { producerId: 4242, producerEpoch: 0, baseSequence: 0, transactional: true })));
+    await send('a good batch', produceBody(topic, batch(['ok'])));
+    await s.step('ListOffsets latest', ApiKey.ListOffsets, V.listOffsets, listOffsetsBody(topic, -1));
+  },
+};
+
+const fetchErrors: Sequence = {
+  id: 'fetch-errors',
+  title: 'Fetch: offsets out of range, leader epochs, unknown partitions',
+  rules: 'Fetch validation: OFFSET_OUT_OF_RANGE past the log end, an empty answer at the high watermark, FENCED_LEADER_EPOCH and UNKNOWN_LEADER_EPOCH, unknown topics and partitions',
+  async run(s) {
+    const topic = 'conf-fetch-errors';
+    await createTopic(s, topic);
+    await s.step('Produce', ApiKey.Produce, V.produce, produceBody(topic, batch(['a', 'b'])));
+    const fetch = (label: string, over: { fetchOffset?: number; currentLeaderEpoch?: number; partition?: number; topic?: string }) => {
+      const body = fetchBody(over.topic ?? topic, over.fetchOffset ?? 0, 0, over.partition ?? 0);
+      body.topics[0]!.partitions[0]!.currentLeaderEpoch = over.currentLeaderEpoch ?? -1;
+      return s.step(label, ApiKey.Fetch, V.fetch, body);
+    };
+    await fetch('from 0', {});
+    await fetch('at the high watermark', { fetchOffset: 2 });
+    await fetch('past the log end', { fetchOffset: 5 });
+    await fetch('current leader epoch 0', { currentLeaderEpoch: 0 });
+    await fetch('a leader epoch from the future', { currentLeaderEpoch: 7 });
+    await fetch('unknown partition', { partition: 3 });
+    await fetch('unknown topic', { topic: 'conf-fetch-missing' });
+  },
+};
+
+const staticMembers: Sequence = {
+  id: 'static-members',
+  title: 'Static group members and DescribeGroups',
+  rules: 'static membership (KIP-345): a group instance id rejoining with a new member id fences the old one (FENCED_INSTANCE_ID), DescribeGroups of a stable and of an unknown group, LeaveGroup by instance id',
+  async run(s) {
+    const group = 'conf-static';
+    await findCoordinator(s, group, 0);
+    const protocols = [{ name: 'range', metadata: Buffer.from([0, 1, 0, 0, 0, 0, 0, 0, 0, 0]) }];
+    const join = (memberId: string) => ({ groupId: group, sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 10_000, memberId, groupInstanceId: 'conf-instance-1', protocolType: 'consumer', protocols, reason: null });
+    const j1 = await s.step('JoinGroup with a group instance id', ApiKey.JoinGroup, V.joinGroup, join(''));
+    const m1 = j1.memberId as string;
+    await s.step('SyncGroup', ApiKey.SyncGroup, V.syncGroup, { groupId: group, generationId: j1.generationId, memberId: m1, groupInstanceId: 'conf-instance-1', protocolType: 'consumer', protocolName: 'range', assignments: [{ memberId: m1, assignment: Buffer.from('A') }] });
+    await s.step('DescribeGroups (stable)', ApiKey.DescribeGroups, V.describeGroups, { groups: [group, 'conf-static-nobody'], includeAuthorizedOperations: false });
+    const j2 = await s.step('the same instance joins again without a member id', ApiKey.JoinGroup, V.joinGroup, join(''));
+    await s.step('Heartbeat of the replaced member id', ApiKey.Heartbeat, V.heartbeat, { groupId: group, generationId: j1.generationId, memberId: m1, groupInstanceId: 'conf-instance-1' });
+    await s.step('Heartbeat of the new member id', ApiKey.Heartbeat, V.heartbeat, { groupId: group, generationId: j2.generationId, memberId: j2.memberId, groupInstanceId: 'conf-instance-1' });
+    await s.step('LeaveGroup by instance id', ApiKey.LeaveGroup, V.leaveGroup, { groupId: group, members: [{ memberId: '', groupInstanceId: 'conf-instance-1', reason: null }] });
+    await s.step('DescribeGroups (after the leave)', ApiKey.DescribeGroups, V.describeGroups, { groups: [group], includeAuthorizedOperations: false });
+  },
+};
+
+const txnOffsets: Sequence = {
+  id: 'txn-offsets',
+  title: 'Offsets in a transaction',
+  rules: 'AddOffsetsToTxn and TxnOffsetCommit, OffsetFetch with require_stable while the commit is pending (UNSTABLE_OFFSET_COMMIT), the offsets after commit and after abort',
+  async run(s) {
+    const topic = 'conf-txn-offsets';
+    const group = 'conf-txn-offsets-group';
+    const id = 'conf-txn-offsets-1';
+    await createTopic(s, topic);
+    await findCoordinator(s, group, 0);
+    const p = await initTxn(s, 'InitProducerId', id);
+    const addOffsets = (label: string) => s.step(label, ApiKey.AddOffsetsToTxn, V.addOffsetsToTxn, { transactionalId: id, ...p, groupId: group });
+    const commit = (label: string, offset: number) =>
+      s.step(label, ApiKey.TxnOffsetCommit, V.txnOffsetCommit, {
+        transactionalId: id,
+        groupId: group,
+        ...p,
+        generationId: -1,
+        memberId: '',
+        groupInstanceId: null,
+        topics: [{ name: topic, partitions: [{ partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: null }] }],
+      });
+    const fetch = (label: string, requireStable: boolean) => s.step(label, ApiKey.OffsetFetch, V.offsetFetch, { groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [0] }] }], requireStable });
+    await commit('TxnOffsetCommit before AddOffsetsToTxn', 3);
+    await addOffsets('AddOffsetsToTxn');
+    await commit('TxnOffsetCommit', 5);
+    await fetch('OffsetFetch require_stable, commit pending', true);
+    await fetch('OffsetFetch, commit pending', false);
+    await s.step('EndTxn commit', ApiKey.EndTxn, V.endTxn, endTxn(id, p, true));
+    await waitTxnComplete(s, id);
+    await fetch('OffsetFetch after the commit', true);
+    await s.settled('AddOffsetsToTxn (second)', ApiKey.AddOffsetsToTxn, V.addOffsetsToTxn, { transactionalId: id, ...p, groupId: group }, TXN_RETRY);
+    await commit('TxnOffsetCommit (second)', 9);
+    await s.step('EndTxn abort', ApiKey.EndTxn, V.endTxn, endTxn(id, p, false));
+    await waitTxnComplete(s, id);
+    await fetch('OffsetFetch after the abort', true);
+  },
+};
+
+export const SEQUENCES: readonly Sequence[] = [
+  idempotentProduce,
+  transactions,
+  readCommitted,
+  txnOffsets,
+  groups,
+  staticMembers,
+  offsets,
+  listOffsets,
+  produceErrors,
+  fetchErrors,
+  metadata,
+  createTopics,
+  describeConfigs,
+  apiVersions,
+];
