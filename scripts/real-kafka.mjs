@@ -101,7 +101,7 @@ function clusterId() {
 /** The user of the SASL listener (`saslPort`): PLAIN and SCRAM-SHA-256 both take this name and password. */
 export const REAL_KAFKA_SASL_USER = { username: 'alice', password: 'alice-secret' };
 
-function serverProperties({ port, controllerPort, saslPort, dataDir }) {
+function serverProperties({ port, controllerPort, saslPort, dataDir, properties = {} }) {
   const { username, password } = REAL_KAFKA_SASL_USER;
   const sasl = saslPort
     ? [
@@ -131,6 +131,8 @@ function serverProperties({ port, controllerPort, saslPort, dataDir }) {
     `log.flush.interval.messages=${2n ** 63n - 1n}`,
     'num.partitions=1',
     'auto.create.topics.enable=true',
+    // The caller's own, after the defaults above (a later line wins in a properties file).
+    ...Object.entries(properties).map(([k, v]) => `${k}=${v}`),
     '',
   ].join('\n');
 }
@@ -181,6 +183,8 @@ export async function startRealKafka({
   /** Also a SASL_PLAINTEXT listener here (PLAIN and SCRAM-SHA-256, user REAL_KAFKA_SASL_USER); none when 0. */
   saslPort = 0,
   heapMb = 768,
+  /** server.properties entries over the defaults, e.g. { 'offsets.topic.num.partitions': 50 }. */
+  properties = {},
   lifetimeS = 600,
   readyTimeoutMs = 120_000,
   log = (s) => process.stderr.write(`${s}\n`),
@@ -190,7 +194,7 @@ export async function startRealKafka({
   const spawnedAt = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kafkaesque-real-kafka-'));
   const props = path.join(dataDir, 'server.properties');
-  fs.writeFileSync(props, serverProperties({ port, controllerPort: port + 1, saslPort, dataDir }));
+  fs.writeFileSync(props, serverProperties({ port, controllerPort: port + 1, saslPort, dataDir, properties }));
   fs.writeFileSync(path.join(dataDir, 'log4j2.properties'), LOG4J2);
   const jvm = [`-Xmx${heapMb}m`, `-Xms${Math.min(256, heapMb)}m`, '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${path.join(dataDir, 'log4j2.properties')}`, '-cp', path.join(lib, '*')];
 

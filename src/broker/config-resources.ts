@@ -33,16 +33,22 @@ interface BrokerConfig {
 
 const wholeNumber = (v: string, min: number) => (/^\d+$/.test(v) && Number(v) >= min ? null : `${v} must be a whole number >= ${min}`);
 
+// readOnly is what Kafka answers: false only for the configs in
+// DynamicBrokerConfig's dynamic set (message.max.bytes, min.insync.replicas,
+// compression.type, ...), as a real 3.9.1/4.0.2 broker answered
+// test/conformance. kafkaesque's own run-time changes (`set`) are an
+// extension and do not change that answer.
 const brokerConfigs = new Map<string, BrokerConfig>([
   ['broker.id', { type: 3, readOnly: true, get: (_c, id) => String(id) }],
   ['node.id', { type: 3, readOnly: true, get: (_c, id) => String(id) }],
   ['process.roles', { type: 7, readOnly: true, get: () => 'broker,controller' }],
   ['num.partitions', {
-    type: 3, readOnly: false, get: (c) => String(c.options.defaultPartitions),
+    type: 3, readOnly: true, get: (c) => String(c.options.defaultPartitions),
     set: (c, v) => wholeNumber(v, 1) ?? ((c.options.defaultPartitions = Number(v)), null),
   }],
+  // ReplicationConfigs defines it INT, though CreateTopics carries an int16.
   ['default.replication.factor', {
-    type: 4, readOnly: false, get: (c) => String(c.options.defaultReplicationFactor),
+    type: 3, readOnly: true, get: (c) => String(c.options.defaultReplicationFactor),
     set: (c, v) => wholeNumber(v, 1) ?? ((c.options.defaultReplicationFactor = Number(v)), null),
   }],
   ['min.insync.replicas', {
@@ -50,16 +56,17 @@ const brokerConfigs = new Map<string, BrokerConfig>([
     set: (c, v) => wholeNumber(v, 1) ?? ((c.options.minInsyncReplicas = Number(v)), null),
   }],
   ['auto.create.topics.enable', {
-    type: 1, readOnly: false, get: (c) => String(c.options.autoCreateTopics),
+    type: 1, readOnly: true, get: (c) => String(c.options.autoCreateTopics),
     set: (c, v) => (v === 'true' || v === 'false' ? ((c.options.autoCreateTopics = v === 'true'), null) : `${v} is not true or false`),
   }],
-  ['message.max.bytes', { type: 3, readOnly: true, get: () => '1048588' }],
+  ['message.max.bytes', { type: 3, readOnly: false, get: () => '1048588' }],
+  ['compression.type', { type: 2, readOnly: false, get: () => 'producer' }],
   ['log.retention.hours', { type: 3, readOnly: true, get: () => '168' }],
   ['offsets.topic.num.partitions', { type: 3, readOnly: true, get: () => '50' }],
   ['transaction.state.log.num.partitions', { type: 3, readOnly: true, get: () => '50' }],
   ['transaction.max.timeout.ms', { type: 3, readOnly: true, get: () => '900000' }],
   ['group.initial.rebalance.delay.ms', { type: 3, readOnly: true, get: () => '0' }],
-  ['unclean.leader.election.enable', { type: 1, readOnly: true, get: () => 'false' }],
+  ['unclean.leader.election.enable', { type: 1, readOnly: false, get: () => 'false' }],
 ]);
 
 function brokerNode(cluster: Cluster, name: string): ResourceResult<number> {

@@ -17,6 +17,14 @@ const ratio: Validator = (v) => (Number(v) >= 0 && Number(v) <= 1 ? null : `${v}
 const cleanupPolicy: Validator = (v) =>
   v.split(',').every((p) => ['delete', 'compact'].includes(p.trim())) ? null : `${v} is not a list of delete, compact`;
 
+const intIn =
+  (min: number, max: number): Validator =>
+  (v) =>
+    /^-?\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max ? null : `${v} must be a whole number in ${min}..${max}`;
+const localRetention: Validator = (v) => long(v) ?? (Number(v) >= -2 ? null : `${v} must be -2 or more`);
+// LogConfig's ThrottledReplicaListValidator: empty, `*`, or partition:broker pairs.
+const throttledReplicas: Validator = (v) =>
+  /^\s*(\*|(\d+\s*:\s*\d+\s*(,\s*\d+\s*:\s*\d+\s*)*)?)\s*$/.test(v) ? null : `${v} is not empty, * or a list of partition:broker`;
 export interface ConfigDef {
   readonly default: string;
   readonly validate: Validator;
@@ -51,6 +59,19 @@ export const topicConfigDefs: ReadonlyMap<string, ConfigDef> = new Map<string, C
   ['segment.jitter.ms', { default: '0', validate: long, type: 5 }],
   ['segment.ms', { default: '604800000', validate: long, type: 5 }],
   ['unclean.leader.election.enable', { default: 'false', validate: bool, type: 1 }],
+  // In LogConfig since 3.x and listed by a real 3.9.1 and 4.0.2 broker
+  // (test/conformance): the compression levels (KIP-390, 3.8), tiered
+  // storage's (KIP-405; KIP-950's two, 3.9) and replication throttling.
+  ['compression.gzip.level', { default: '-1', validate: (v) => (v.trim() === '-1' ? null : intIn(1, 9)(v)), type: 3 }],
+  ['compression.lz4.level', { default: '9', validate: intIn(1, 17), type: 3 }],
+  ['compression.zstd.level', { default: '3', validate: intIn(-131072, 22), type: 3 }],
+  ['follower.replication.throttled.replicas', { default: '', validate: throttledReplicas, type: 7 }],
+  ['leader.replication.throttled.replicas', { default: '', validate: throttledReplicas, type: 7 }],
+  ['local.retention.bytes', { default: '-2', validate: localRetention, type: 5 }],
+  ['local.retention.ms', { default: '-2', validate: localRetention, type: 5 }],
+  ['remote.log.copy.disable', { default: 'false', validate: bool, type: 1 }],
+  ['remote.log.delete.on.disable', { default: 'false', validate: bool, type: 1 }],
+  ['remote.storage.enable', { default: 'false', validate: bool, type: 1 }],
 ]);
 
 const messageFormatVersion: Validator = (v) => (/^\d+\.\d+(\.\d+)?(-IV\d+)?$/.test(v) ? null : `${v} is not a Kafka version such as 3.0-IV1`);
@@ -65,9 +86,10 @@ const byProfile = new WeakMap<KafkaVersionProfile, ReadonlyMap<string, ConfigDef
 export function topicConfigDefsFor(profile: KafkaVersionProfile): ReadonlyMap<string, ConfigDef> {
   let defs = byProfile.get(profile);
   if (!defs) {
-    const entries = [...topicConfigDefs].filter(([name]) => !profile.topicConfigsRemoved.includes(name));
-    for (const [name, value] of profile.topicConfigsAdded) entries.push([name, { ...addedConfigDefs[name]!, default: value }]);
-    defs = new Map(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
+    const entries = new Map([...topicConfigDefs].filter(([name]) => !profile.topicConfigsRemoved.includes(name)));
+    // An added name already in the 3.9 set keeps its validator and takes the profile's default.
+    for (const [name, value] of profile.topicConfigsAdded) entries.set(name, { ...(entries.get(name) ?? addedConfigDefs[name]!), default: value });
+    defs = new Map([...entries].sort(([a], [b]) => (a < b ? -1 : 1)));
     byProfile.set(profile, defs);
   }
   return defs;

@@ -75,7 +75,8 @@ describe('ApiVersions per profile', () => {
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
     expect(r.get(ApiKey.ListOffsets)).toEqual([1, 9]);
     expect(r.get(ApiKey.OffsetCommit)).toEqual([2, 9]);
-    expect(r.get(ApiKey.JoinGroup)).toEqual([2, 9]);
+    // 4.0.1 gave JoinGroup v0-1 back (kafka-clients 4.0.2's JoinGroupRequest.json: 0-9), as a real 4.0.2 advertises.
+    expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
     expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
   });
 
@@ -408,6 +409,9 @@ describe('DescribeConfigs keys', () => {
     expect(c40.has('message.downconversion.enable')).toBe(false);
     expect(c40.has('message.timestamp.difference.max.ms')).toBe(false);
     expect(c40.get('retention.ms')).toBe('604800000');
+    // The compression levels (KIP-390, 3.8) as a real 3.9.1 and 4.0.2 list them; 4.0 lowers message.timestamp.after.max.ms to one hour (KIP-1030).
+    expect([c28.has('compression.zstd.level'), c39.get('compression.zstd.level'), c40.get('compression.zstd.level')]).toEqual([false, '3', '3']);
+    expect([c39.get('message.timestamp.after.max.ms'), c40.get('message.timestamp.after.max.ms')]).toEqual(['9223372036854775807', '3600000']);
   });
 
   test('a topic config a release does not have is refused at CreateTopics (INVALID_CONFIG)', async () => {
@@ -423,6 +427,9 @@ describe('DescribeConfigs keys', () => {
     expect(await create('4.0', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.INVALID_CONFIG);
     expect(await create('3.9', { 'message.downconversion.enable': 'false' })).toBe(ErrorCode.NONE);
     expect(await create('2.8', { 'message.timestamp.before.max.ms': '1000' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('2.8', { 'compression.gzip.level': '5' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('3.9', { 'compression.gzip.level': '5' })).toBe(ErrorCode.NONE);
+    expect(await create('4.0', { 'compression.lz4.level': '18' })).toBe(ErrorCode.INVALID_CONFIG);
     // 4.4.0's new topic configs are not modelled (docs/protocol.md): refused, not stored and ignored.
     for (const name of ['max.decompressed.message.bytes', 'remote.copy.lag.ms', 'errors.deadletterqueue.group.enable']) {
       expect([name, await create('4.4', { [name]: name.endsWith('enable') ? 'false' : '1000' })]).toEqual([name, ErrorCode.INVALID_CONFIG]);

@@ -78,6 +78,7 @@ export default defineHandler(ProduceApi, (req, ctx) => {
       logAppendTimeMs: ok && outcome ? outcome.logAppendTimeMs : -1,
       logStartOffset: p && (ok || !BEFORE_APPEND.has(error)) && (ok || outcome?.inAppend) ? p.logStartOffset : -1,
       errorMessage: version >= 8 ? (outcome?.errorMessage ?? null) : null,
+      recordErrors: version >= 8 ? (outcome?.recordErrors ?? []) : [],
       currentLeader: error === 'NOT_LEADER_OR_FOLLOWER' && p ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : undefined,
     };
   };

@@ -77,6 +77,11 @@ function partitionError(t: Target, ctx: RequestContext): ErrorName | null {
   return null;
 }
 
+/** Errors KafkaApis answers before ReplicaManager reads (its `erroneous` partitions). */
+function beforeRead(error: ErrorName | null): boolean {
+  return error === null || error === 'UNKNOWN_TOPIC_OR_PARTITION' || error === 'UNKNOWN_TOPIC_ID' || error === 'TOPIC_AUTHORIZATION_FAILED';
+}
+
 function readBound(p: Partition, isolation: number): number {
   return isolation === READ_COMMITTED ? p.lastStableOffset : p.highWatermark;
 }
@@ -190,8 +195,14 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
         lastStableOffset: -1,
         logStartOffset: -1,
         currentLeader: fenced ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : undefined,
-        abortedTransactions: null,
-        records: null,
+        // Empty records either way. The errors KafkaApis#handleFetchRequest
+        // finds before the read (unknown or unauthorized topic) answer with
+        // FetchResponse#partitionResponse, whose aborted list is the
+        // message's default, empty; a read error from ReplicaManager
+        // (OFFSET_OUT_OF_RANGE, NOT_LEADER_OR_FOLLOWER, ...) carries none,
+        // null. As a real 3.9.1 and 4.0.2 broker answer (test/conformance).
+        abortedTransactions: beforeRead(error) ? [] : null,
+        records: Buffer.alloc(0),
       });
       continue;
     }

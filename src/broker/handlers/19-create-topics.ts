@@ -2,6 +2,15 @@
 // does (names, collisions, configs, assignments, partition and replication
 // counts, in Kafka's order) and creates at once; validate_only checks only.
 // Any node accepts it (KRaft brokers forward to the controller).
+//
+// On a KRaft profile the answer is built as ControllerApis#createTopics
+// builds it: the controller's results for the topics it was given, in
+// request order, then one INVALID_REQUEST per name given more than once,
+// then __cluster_metadata and the unauthorized names, each once. A
+// validate-only success carries the topic id the controller drew
+// (ReplicationControlManager#createTopic draws it before it looks at
+// validateOnly). Both seen against a real 4.0 broker (test/conformance).
+import { randomUUID } from 'node:crypto';
 import { CreateTopicsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS } from '../cluster.js';
@@ -16,19 +25,25 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
   const version = ctx.apiVersion;
   const counts = new Map<string, number>();
   for (const t of req.topics) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
-  // KRaft refuses the whole request when it would create too many partitions.
-  const requested = req.topics.reduce(
-    (sum, t) => sum + (t.assignments.length || (t.numPartitions === -1 ? cluster.options.defaultPartitions : Math.max(0, t.numPartitions))),
-    0,
-  );
-  const tooMany = requested > MAX_PARTITIONS_PER_REQUEST;
   // ControllerApis.createTopics: CREATE on the cluster, or on each topic; DESCRIBE_CONFIGS on a topic to see what it was created with.
   const names = req.topics.map((t) => t.name);
   const creatable = authorizeCluster(ctx, 'CREATE') ? new Set(names) : authorizedNames(ctx, 'CREATE', 'TOPIC', names);
   const describable = authorizedNames(ctx, 'DESCRIBE_CONFIGS', 'TOPIC', names);
+  const kraft = cluster.profile.metadataMode === 'kraft';
+  const appended = (name: string) => kraft && ((counts.get(name) ?? 0) > 1 || name === '__cluster_metadata' || !creatable.has(name));
+  const answered = new Set<string>();
+  // KRaft: the appended entries go after the controller's results, once per name.
+  const given = req.topics.filter((t) => !appended(t.name));
+  const ordered = [...given, ...req.topics.filter((t) => appended(t.name) && !answered.has(t.name) && answered.add(t.name))];
+  // KRaft refuses all the topics the controller is given when they would make too many partitions.
+  const requested = given.reduce(
+    (sum, t) => sum + (t.assignments.length || (t.numPartitions === -1 ? cluster.options.defaultPartitions : Math.max(0, t.numPartitions))),
+    0,
+  );
+  const tooMany = requested > MAX_PARTITIONS_PER_REQUEST;
   return {
     throttleTimeMs: 0,
-    topics: req.topics.map((t) => {
+    topics: ordered.map((t) => {
       const fail = (error: keyof typeof ErrorCode, message: string) => ({
         name: t.name,
         errorCode: ErrorCode[error],
@@ -38,7 +53,7 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
         configs: version >= 5 ? [] : null,
       });
       if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
-      if (tooMany) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
+      if (tooMany && !appended(t.name)) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
       if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
       if (!creatable.has(t.name)) return fail('TOPIC_AUTHORIZATION_FAILED', 'Authorization failed.');
       const assignments = t.assignments.length ? t.assignments : undefined;
@@ -59,7 +74,7 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
       }
       return {
         name: t.name,
-        topicId: topic?.topicId,
+        topicId: topic?.topicId ?? (kraft ? randomUUID() : undefined),
         errorCode: ErrorCode.NONE,
         errorMessage: null,
         numPartitions: partitions,

@@ -25,7 +25,9 @@ export default defineHandler(DescribeConfigsApi, (req, ctx) => ({
         name: c.name,
         value: c.value,
         readOnly: c.readOnly,
-        isDefault: c.isDefault,
+        // Only v0 carries is_default, and ConfigHelper#describeConfigs never
+        // sets it: a real 3.9.1 answers false for every config (test/conformance).
+        isDefault: false,
         configSource: c.source,
         isSensitive: c.sensitive,
         configType: c.type,

@@ -40,7 +40,7 @@ export interface KafkaVersionProfile {
   readonly txnOffsetCommitMemberCheck: 'zookeeper' | 'kraft';
   /** Topic configs this Kafka does not have (LogConfig), beyond the 3.9 set in configs.ts. */
   readonly topicConfigsRemoved: readonly string[];
-  /** Topic configs this Kafka has that the 3.9 set does not, with their defaults. */
+  /** Topic configs this Kafka has that the 3.9 set does not, or whose default differs, with their defaults. */
   readonly topicConfigsAdded: readonly (readonly [name: string, defaultValue: string])[];
   /** Broker configs DescribeConfigs does not report on this Kafka. */
   readonly brokerConfigsRemoved: readonly string[];
@@ -66,7 +66,19 @@ const ZOOKEEPER_2_8: KafkaVersionProfile = {
   txnOffsetCommitMemberCheck: 'zookeeper',
   // LogConfig (2.8.2): no message.timestamp.before/after.max.ms (KIP-937, 3.6);
   // message.format.version defaults to the inter-broker protocol, 2.8-IV1.
-  topicConfigsRemoved: ['message.timestamp.after.max.ms', 'message.timestamp.before.max.ms'],
+  // Nor the compression levels (KIP-390, 3.8) nor tiered storage's configs (KIP-405, 3.x).
+  topicConfigsRemoved: [
+    'message.timestamp.after.max.ms',
+    'message.timestamp.before.max.ms',
+    'compression.gzip.level',
+    'compression.lz4.level',
+    'compression.zstd.level',
+    'local.retention.bytes',
+    'local.retention.ms',
+    'remote.log.copy.disable',
+    'remote.log.delete.on.disable',
+    'remote.storage.enable',
+  ],
   topicConfigsAdded: [['message.format.version', '2.8-IV1']],
   // KafkaConfig (2.8.2) defines process.roles and node.id with defineInternal;
   // ConfigHelper#describeConfigs reports originals ++ nonInternalValues.
@@ -105,7 +117,8 @@ const TRANSACTIONS_V1: ReadonlyMap<number, number> = new Map([
 const KRAFT_4_0: KafkaVersionProfile = {
   ...KRAFT_3_9,
   name: '4.0',
-  release: '4.0.0',
+  // 4.0.2, the release test/conformance compares with; 4.0.0 differed in JoinGroup's minimum (2).
+  release: '4.0.2',
   ranges: table(ranges40),
   // ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION (KAFKA-18659): Produce
   // v0-2 are advertised for librdkafka's sake, and refused like any removed version.
@@ -115,7 +128,9 @@ const KRAFT_4_0: KafkaVersionProfile = {
   // LogConfig (4.0.0) no longer defines message.format.version,
   // message.downconversion.enable nor message.timestamp.difference.max.ms (KIP-724, KIP-937).
   topicConfigsRemoved: ['message.downconversion.enable', 'message.timestamp.difference.max.ms'],
-  topicConfigsAdded: [],
+  // LogConfig (4.0): message.timestamp.after.max.ms defaults to one hour
+  // (KIP-1030), as a real 4.0.2 broker answers DescribeConfigs (test/conformance).
+  topicConfigsAdded: [['message.timestamp.after.max.ms', '3600000']],
 };
 
 const KRAFT_4_4: KafkaVersionProfile = {

@@ -1,8 +1,8 @@
-// What a Kafka 4.0.0 broker serves, per API key: [api key, min, max], as its
+// What a Kafka 4.0.2 broker serves, per API key: [api key, min, max], as its
 // ApiVersionManager computes it with default configs (broker listener, stable
 // versions only, no telemetry reporter). Derived by
 // `node scripts/kafka-version-ranges.mjs <dir> broker` from Kafka's own
-// message schemas: common/message/*Request.json in org.apache.kafka:kafka-clients:4.0.0 from Maven Central (jar SHA-256 8a8ad0ef4f7138b3f5c138ca4a921ba3cce5be64a82e82c370a9a134f31895a2)
+// message schemas: common/message/*Request.json in org.apache.kafka:kafka-clients:4.0.2 from Maven Central (jar SHA-256 902bf4749ad601b7f272a0f3385a781f44750121a54abe52b7495be4de8f977f; 4.0.0's differed only in JoinGroup, 2-9: 4.0.1 gave v0-1 back)
 // (Apache-2.0, © The Apache Software Foundation). Data, not code: regenerate, do not edit.
 export default [
   [0, 3, 12], // Produce
@@ -12,7 +12,7 @@ export default [
   [8, 2, 9], // OffsetCommit
   [9, 1, 9], // OffsetFetch
   [10, 0, 6], // FindCoordinator
-  [11, 2, 9], // JoinGroup
+  [11, 0, 9], // JoinGroup
   [12, 0, 4], // Heartbeat
   [13, 0, 5], // LeaveGroup
   [14, 0, 5], // SyncGroup
