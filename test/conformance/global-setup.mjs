@@ -2,11 +2,13 @@
 // globalSetup runs in the parent process, before any test file): KRaft, one
 // node, Testcontainers' single-node settings (scripts/real-kafka.mjs), a
 // bounded heap and lifetime. The suite reads where it is from the environment
-// (the test files run in band, in this same process).
+// (the test files run in band, in this same process). The same broker serves
+// test/real-kafka/ (upstream mode in front of it), through a second,
+// SASL_PLAINTEXT listener and KAFKAESQUE_REAL_KAFKA.
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-import { ensureKafkaJars, startRealKafka } from '../../scripts/real-kafka.mjs';
+import { REAL_KAFKA_SASL_USER, ensureKafkaJars, startRealKafka } from '../../scripts/real-kafka.mjs';
 
 /** The Kafka release the suite compares against; its major.minor names kafkaesque's profile. */
 export const CONFORMANCE_KAFKA_VERSION = process.env.KAFKAESQUE_CONFORMANCE_KAFKA ?? '4.0.2';
@@ -35,9 +37,13 @@ export default async function globalSetup() {
   const fetchStarted = performance.now();
   ensureKafkaJars({ version: CONFORMANCE_KAFKA_VERSION });
   const fetchMs = performance.now() - fetchStarted;
+  const port = await freePortPair();
+  let saslPort = 0;
+  while (saslPort === 0 || saslPort === port || saslPort === port + 1) saslPort = (await freePortPair()) + 1;
   const kafka = await startRealKafka({
     version: CONFORMANCE_KAFKA_VERSION,
-    port: await freePortPair(),
+    port,
+    saslPort,
     heapMb: HEAP_MB,
     lifetimeS: LIFETIME_S,
     // kafkaesque's __consumer_offsets has Kafka's default 50 partitions (not
@@ -48,6 +54,7 @@ export default async function globalSetup() {
   globalThis.__conformanceRealKafka = kafka;
   process.env.KAFKAESQUE_CONFORMANCE_BOOTSTRAP = kafka.bootstrap;
   process.env.KAFKAESQUE_CONFORMANCE_VERSION = CONFORMANCE_KAFKA_VERSION;
+  process.env.KAFKAESQUE_REAL_KAFKA = JSON.stringify({ bootstrap: kafka.bootstrap, saslBootstrap: kafka.saslBootstrap, version: CONFORMANCE_KAFKA_VERSION, user: REAL_KAFKA_SASL_USER });
   process.env.KAFKAESQUE_CONFORMANCE_TIMINGS = JSON.stringify({ fetchMs: Math.round(fetchMs), startMs: Math.round(kafka.readyMs) });
   process.stderr.write(`\nreal Kafka ${CONFORMANCE_KAFKA_VERSION} on ${kafka.bootstrap}: jars in ${Math.round(fetchMs)} ms, ready in ${Math.round(kafka.readyMs)} ms\n`);
 }
