@@ -22,14 +22,6 @@ export function leaderEndpoints(ctx: RequestContext, partitions: Iterable<Partit
   return [...ids].sort((a, b) => a - b).flatMap((id) => nodeEndpoint(ctx, id) ?? []);
 }
 
-/**
- * A topic's authorized operations when the broker has no authorizer
- * (AuthHelper.authorizedOperations: every operation AclEntry.supportedOperations
- * lists for TOPIC: READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7, DESCRIBE 8,
- * DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, as a bit field).
- */
-export const TOPIC_OPERATIONS_WITHOUT_AUTHORIZER = [3, 4, 5, 6, 7, 8, 10, 11].reduce((bits, op) => bits | (1 << op), 0);
-
 /** Errors.THROTTLING_QUOTA_EXCEEDED's message, which the refused topics carry. */
 export const THROTTLING_QUOTA_EXCEEDED_MESSAGE = 'The throttling quota has been exceeded.';
 
