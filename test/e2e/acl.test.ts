@@ -8,6 +8,7 @@ import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, Resourc
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { ZERO_UUID } from '../../src/protocol/primitives.js';
 import { resetCluster } from '../../src/control/reset.js';
 import { AclOperation } from '../../src/broker/acl/acl-types.js';
 import { messages } from '../support/kafkajs.js';
@@ -313,6 +314,42 @@ test('authorized operations: Metadata, DescribeGroups and DescribeCluster, when 
   expect(groups.groups[0]).toMatchObject({ errorCode: 0, groupState: 'Dead', authorizedOperations: bits(AclOperation.DELETE, AclOperation.DESCRIBE) });
   const dc = await c.request(ApiKey.DescribeCluster, 0, { includeClusterAuthorizedOperations: true });
   expect(dc.clusterAuthorizedOperations).toBe(bits(AclOperation.IDEMPOTENT_WRITE, AclOperation.DESCRIBE));
+  c.close();
+});
+
+test('DescribeTopicPartitions: named topics without DESCRIBE refused (existing or not), an all-topics or cursor listing leaves them out, the rest with their authorized operations', async () => {
+  await grant(allow('User:alice', 'orders-', AclOperationTypes.WRITE, { resourcePatternType: ResourcePatternTypes.PREFIXED }));
+  const c = await wire('alice');
+  const bits = (...ops: number[]) => ops.reduce((b, op) => b | (1 << op), 0);
+  const dtp = (topics: string[], cursor: { topicName: string; partitionIndex: number } | null = null, responsePartitionLimit = 2000) =>
+    c.request(ApiKey.DescribeTopicPartitions, 0, { topics: topics.map((name) => ({ name })), responsePartitionLimit, cursor });
+  type Answer = { name: string; errorCode: number; topicId: string; partitions: unknown[]; topicAuthorizedOperations: number };
+  const shape = (r: { topics: Answer[] }) => r.topics.map((t) => [t.name, t.errorCode, t.partitions.length, t.topicAuthorizedOperations]);
+  const granted = bits(AclOperation.WRITE, AclOperation.DESCRIBE);
+  // Refused ones come after the others, with no id, whether they exist ('orders', 'other') or not ('nope').
+  const named = await dtp(['other', 'orders-eu', 'nope', 'orders', 'orders-zz']);
+  expect(shape(named)).toEqual([
+    ['orders-eu', ErrorCode.NONE, 1, granted],
+    ['orders-zz', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, 0, granted],
+    ['nope', ErrorCode.TOPIC_AUTHORIZATION_FAILED, 0, -2147483648],
+    ['orders', ErrorCode.TOPIC_AUTHORIZATION_FAILED, 0, -2147483648],
+    ['other', ErrorCode.TOPIC_AUTHORIZATION_FAILED, 0, -2147483648],
+  ]);
+  expect(named.topics.filter((t: Answer) => t.errorCode === ErrorCode.TOPIC_AUTHORIZATION_FAILED).map((t: Answer) => t.topicId)).toEqual([ZERO_UUID, ZERO_UUID, ZERO_UUID]);
+  const all = await dtp([]);
+  expect(shape(all)).toEqual([
+    ['orders-eu', ErrorCode.NONE, 1, granted],
+    ['orders-us', ErrorCode.NONE, 1, granted],
+  ]);
+  const firstPage = await dtp([], null, 1);
+  expect([shape(firstPage), firstPage.nextCursor]).toEqual([[['orders-eu', ErrorCode.NONE, 1, granted]], { topicName: 'orders-us', partitionIndex: 0 }]);
+  const secondPage = await dtp([], firstPage.nextCursor, 1);
+  expect([shape(secondPage), secondPage.nextCursor]).toEqual([[['orders-us', ErrorCode.NONE, 1, granted]], null]);
+  // A cursor on a topic the principal may not see: nothing of it, and the listing goes on after it.
+  expect(shape(await dtp([], { topicName: 'orders', partitionIndex: 0 }))).toEqual([
+    ['orders-eu', ErrorCode.NONE, 1, granted],
+    ['orders-us', ErrorCode.NONE, 1, granted],
+  ]);
   c.close();
 });
 

@@ -1,11 +1,16 @@
 // Request frames for the admin APIs that no client capture holds
-// (test/fixtures/captures has none of them), made with our codec at every
+// (test/fixtures/captures has none of them, and the ACL APIs only at v0-1), made with our codec at every
 // version the schemas define, as seeds for the fuzzer beside the captures.
 import { ApiKey, apiSchemas } from '../../src/protocol/messages/index.js';
 import { encodeRequest } from '../../src/protocol/headers.js';
 
 const T = 'golden';
+// An ACL filter on the topic T: LITERAL pattern (3), User:alice from any host, READ (3), ALLOW (3).
+const aclFilter = { resourceTypeFilter: 2, resourceNameFilter: T, patternTypeFilter: 3, principalFilter: 'User:alice', hostFilter: '*', operation: 3, permissionType: 3 };
 const samples: Record<number, unknown> = {
+  [ApiKey.DescribeAcls]: aclFilter,
+  [ApiKey.CreateAcls]: { creations: [{ resourceType: 2, resourceName: T, resourcePatternType: 3, principal: 'User:alice', host: '*', operation: 3, permissionType: 3 }] },
+  [ApiKey.DeleteAcls]: { filters: [aclFilter] },
   [ApiKey.DescribeTopicPartitions]: { topics: [{ name: T }], responsePartitionLimit: 1, cursor: { topicName: T, partitionIndex: 1 } },
   [ApiKey.ElectLeaders]: { electionType: 0, topicPartitions: [{ topic: T, partitions: [0, 1] }], timeoutMs: 1000 },
   [ApiKey.AlterPartitionReassignments]: { timeoutMs: 1000, topics: [{ name: T, partitions: [{ partitionIndex: 0, replicas: [0] }, { partitionIndex: 1, replicas: null }] }] },

@@ -1,7 +1,10 @@
 // CreateTopics (19), v0-7. Validates as KRaft's ReplicationControlManager
 // does (names, collisions, configs, assignments, partition and replication
 // counts, in Kafka's order) and creates at once; validate_only checks only.
-// Any node accepts it (KRaft brokers forward to the controller).
+// Any node accepts it (KRaft brokers forward to the controller). Each topic
+// that passes validation takes its partitions out of the controller mutation
+// quota (ReplicationControlManager.createTopic, validate_only too): strict
+// from v6, permissive below.
 //
 // On a KRaft profile the answer is built as ControllerApis#createTopics
 // builds it: the controller's results for the topics it was given, in
@@ -16,6 +19,8 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS } from '../cluster.js';
 import { defineHandler } from './handler.js';
 import { authorizeCluster, authorizedNames } from './authorize.js';
+import { quotaIdentity } from '../quotas/client-quota-manager.js';
+import { THROTTLING_QUOTA_EXCEEDED_MESSAGE, answerControllerMutationThrottle } from './shared.js';
 
 const CONFIG_SOURCE_TOPIC = 1;
 const CONFIG_SOURCE_DEFAULT = 5;
@@ -41,52 +46,55 @@ export default defineHandler(CreateTopicsApi, (req, ctx) => {
     0,
   );
   const tooMany = requested > MAX_PARTITIONS_PER_REQUEST;
-  return {
-    throttleTimeMs: 0,
-    topics: ordered.map((t) => {
-      const fail = (error: keyof typeof ErrorCode, message: string) => ({
-        name: t.name,
-        errorCode: ErrorCode[error],
-        errorMessage: version >= 1 ? message : null,
-        numPartitions: -1,
-        replicationFactor: -1,
-        configs: version >= 5 ? [] : null,
-      });
-      if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
-      if (tooMany && !appended(t.name)) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
-      if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
-      if (!creatable.has(t.name)) return fail('TOPIC_AUTHORIZATION_FAILED', 'Authorization failed.');
-      const assignments = t.assignments.length ? t.assignments : undefined;
-      const spec = {
-        numPartitions: t.numPartitions,
-        replicationFactor: t.replicationFactor,
-        assignments: assignments?.map((a) => ({ partitionIndex: a.partitionIndex, brokerIds: a.brokerIds })),
-        configs: Object.fromEntries(t.configs.map((c) => [c.name, c.value])),
-      };
-      const result = req.validateOnly ? cluster.checkCreateTopic(t.name, spec) : cluster.createTopic(t.name, spec);
-      if (!result.ok) return fail(result.error, result.message);
-      const topic = cluster.topic(t.name);
-      const partitions = topic?.partitions.length ?? (assignments?.length ?? (t.numPartitions === -1 ? cluster.options.defaultPartitions : t.numPartitions));
-      const rf = topic?.partitions[0]?.replicas.length ?? (t.replicationFactor === -1 ? cluster.options.defaultReplicationFactor : t.replicationFactor);
-      const overrides = new Map(t.configs.map((c) => [c.name, c.value ?? '']));
-      if (!describable.has(t.name)) {
-        return { name: t.name, topicId: topic?.topicId, errorCode: ErrorCode.NONE, errorMessage: null, numPartitions: -1, replicationFactor: -1, configs: version >= 5 ? [] : null, topicConfigErrorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
-      }
-      return {
-        name: t.name,
-        topicId: topic?.topicId ?? (kraft ? randomUUID() : undefined),
-        errorCode: ErrorCode.NONE,
-        errorMessage: null,
-        numPartitions: partitions,
-        replicationFactor: rf,
-        configs: [...cluster.topicConfigDefs].map(([name, def]) => ({
-          name,
-          value: overrides.get(name) ?? def.default,
-          readOnly: false,
-          configSource: overrides.has(name) ? CONFIG_SOURCE_TOPIC : CONFIG_SOURCE_DEFAULT,
-          isSensitive: false,
-        })),
-      };
-    }),
-  };
+  const quota = cluster.quotas.controllerMutation.newQuotaFor(...quotaIdentity(ctx.sasl.principal, ctx.clientId), version, 6);
+  const topics = ordered.map((t) => {
+    const fail = (error: keyof typeof ErrorCode, message: string) => ({
+      name: t.name,
+      errorCode: ErrorCode[error],
+      errorMessage: version >= 1 ? message : null,
+      numPartitions: -1,
+      replicationFactor: -1,
+      configs: version >= 5 ? [] : null,
+    });
+    if ((counts.get(t.name) ?? 0) > 1) return fail('INVALID_REQUEST', 'Duplicate topic name.');
+    if (tooMany && !appended(t.name)) return fail('POLICY_VIOLATION', TOO_MANY_PARTITIONS);
+    if (t.name === '__cluster_metadata') return fail('INVALID_REQUEST', 'Creation of internal topic __cluster_metadata is prohibited.');
+    if (!creatable.has(t.name)) return fail('TOPIC_AUTHORIZATION_FAILED', 'Authorization failed.');
+    const assignments = t.assignments.length ? t.assignments : undefined;
+    const spec = {
+      numPartitions: t.numPartitions,
+      replicationFactor: t.replicationFactor,
+      assignments: assignments?.map((a) => ({ partitionIndex: a.partitionIndex, brokerIds: a.brokerIds })),
+      configs: Object.fromEntries(t.configs.map((c) => [c.name, c.value])),
+    };
+    const checked = cluster.checkCreateTopic(t.name, spec);
+    if (!checked.ok) return fail(checked.error, checked.message);
+    const newPartitions = assignments?.length ?? (t.numPartitions === -1 ? cluster.options.defaultPartitions : t.numPartitions);
+    if (!quota.record(newPartitions)) return fail('THROTTLING_QUOTA_EXCEEDED', THROTTLING_QUOTA_EXCEEDED_MESSAGE);
+    const result = req.validateOnly ? checked : cluster.createTopic(t.name, spec);
+    if (!result.ok) return fail(result.error, result.message);
+    const topic = cluster.topic(t.name);
+    const partitions = topic?.partitions.length ?? newPartitions;
+    const rf = topic?.partitions[0]?.replicas.length ?? (t.replicationFactor === -1 ? cluster.options.defaultReplicationFactor : t.replicationFactor);
+    const overrides = new Map(t.configs.map((c) => [c.name, c.value ?? '']));
+    if (!describable.has(t.name)) {
+      return { name: t.name, topicId: topic?.topicId, errorCode: ErrorCode.NONE, errorMessage: null, numPartitions: -1, replicationFactor: -1, configs: version >= 5 ? [] : null, topicConfigErrorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
+    }
+    return {
+      name: t.name,
+      topicId: topic?.topicId ?? (kraft ? randomUUID() : undefined),
+      errorCode: ErrorCode.NONE,
+      errorMessage: null,
+      numPartitions: partitions,
+      replicationFactor: rf,
+      configs: [...cluster.topicConfigDefs].map(([name, def]) => ({
+        name,
+        value: overrides.get(name) ?? def.default,
+        readOnly: false,
+        configSource: overrides.has(name) ? CONFIG_SOURCE_TOPIC : CONFIG_SOURCE_DEFAULT,
+        isSensitive: false,
+      })),
+    };
+  });
+  return { throttleTimeMs: answerControllerMutationThrottle(ctx, quota), topics };
 });

@@ -7,7 +7,11 @@
 // partition left out. Unlike Metadata, a leaderless partition has no error
 // (leader -1) and no topic is auto-created. An unknown topic is reported only
 // when named. Eligible leader replicas (KIP-966's ELR) are off, as by default
-// in 3.9: both lists are empty.
+// in 3.9: both lists are empty. Topics the principal may not DESCRIBE are
+// left out of an all-topics listing; named ones are answered, after the
+// others, TOPIC_AUTHORIZATION_FAILED with no id (their existence is not
+// disclosed). Every other answer carries its authorized operations (the
+// request has no flag for them: Kafka always fills them).
 import { DescribeTopicPartitionsApi, type DescribeTopicPartitionsRequest, type DescribeTopicPartitionsResponseTopic } from '../../protocol/messages/index.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -15,7 +19,7 @@ import { ZERO_UUID } from '../../protocol/primitives.js';
 import type { Cluster, Topic } from '../cluster.js';
 import { INTERNAL_TOPICS, invalidTopicReason } from '../topic-names.js';
 import { defineHandler } from './handler.js';
-import { TOPIC_OPERATIONS_WITHOUT_AUTHORIZER } from './shared.js';
+import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizedOperations } from './authorize.js';
 
 /** max.request.partition.size.limit's default (ServerConfigs). */
 const MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000;
@@ -46,15 +50,18 @@ export default defineHandler(DescribeTopicPartitionsApi, (req, ctx) => {
   const fetchAll = req.topics.length === 0;
   const cursor = req.cursor;
   const from = cursor?.topicName ?? '';
-  const names = new Set((fetchAll ? [...cluster.topics.keys()] : req.topics.map((t) => t.name)).filter((n) => n >= from));
+  const asked = new Set((fetchAll ? [...cluster.topics.keys()] : req.topics.map((t) => t.name)).filter((n) => n >= from));
   // Both are InvalidRequestExceptions thrown by the handler, answered by KafkaApis' error response.
-  if (cursor && !fetchAll && !names.has(cursor.topicName)) return errorAnswer(req, ErrorCode.INVALID_REQUEST);
+  if (cursor && !fetchAll && !asked.has(cursor.topicName)) return errorAnswer(req, ErrorCode.INVALID_REQUEST);
   if (cursor && cursor.partitionIndex < 0) return errorAnswer(req, ErrorCode.INVALID_REQUEST);
+  // Checked before existence, so a refused name says nothing about whether the topic exists.
+  const names = [...asked].filter((n) => authorize(ctx, 'DESCRIBE', 'TOPIC', n)).sort();
+  const refused = fetchAll ? [] : [...asked].filter((n) => !names.includes(n)).sort();
 
   let remaining = Math.max(Math.min(MAX_REQUEST_PARTITION_SIZE_LIMIT, req.responsePartitionLimit), 1);
   const topics: TopicAnswer[] = [];
   let nextCursor: { topicName: string; partitionIndex: number } | null = null;
-  for (const name of [...names].sort()) {
+  for (const name of names) {
     if (remaining === 0) {
       // The next answer starts at this topic (which need not exist).
       nextCursor = { topicName: name, partitionIndex: 0 };
@@ -64,19 +71,22 @@ export default defineHandler(DescribeTopicPartitionsApi, (req, ctx) => {
     if (!topic) {
       if (!fetchAll) {
         const errorCode = invalidTopicReason(name) ? ErrorCode.INVALID_TOPIC_EXCEPTION : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-        topics.push({ errorCode, name, topicId: ZERO_UUID, isInternal: INTERNAL_TOPICS.has(name), partitions: [], topicAuthorizedOperations: TOPIC_OPERATIONS_WITHOUT_AUTHORIZER });
+        topics.push({ errorCode, name, topicId: ZERO_UUID, isInternal: INTERNAL_TOPICS.has(name), partitions: [], topicAuthorizedOperations: authorizedOperations(ctx, 'TOPIC', name) });
       }
       continue;
     }
     const start = name === from && cursor ? cursor.partitionIndex : 0;
     const partitions = describePartitions(cluster, topic, start, remaining);
-    topics.push({ errorCode: ErrorCode.NONE, name, topicId: topic.topicId, isInternal: topic.internal, partitions, topicAuthorizedOperations: TOPIC_OPERATIONS_WITHOUT_AUTHORIZER });
+    topics.push({ errorCode: ErrorCode.NONE, name, topicId: topic.topicId, isInternal: topic.internal, partitions, topicAuthorizedOperations: authorizedOperations(ctx, 'TOPIC', name) });
     const upper = Math.min(topic.partitions.length, start + remaining);
     if (upper < topic.partitions.length) {
       nextCursor = { topicName: name, partitionIndex: upper };
       break;
     }
     remaining -= partitions.length;
+  }
+  for (const name of refused) {
+    topics.push({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, topicId: ZERO_UUID, isInternal: false, partitions: [], topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED });
   }
   return { throttleTimeMs: 0, topics, nextCursor };
 });

@@ -1,6 +1,7 @@
 // Small helpers the handlers share: node endpoints and leader fields.
 import type { Partition } from '../partition.js';
 import type { RequestContext } from './handler.js';
+import type { ControllerMutationQuota } from '../quotas/controller-mutation-quota.js';
 
 /** A node as the request's listener advertises it (RequestContext.endpoint), with its rack. */
 export function nodeEndpoint(ctx: RequestContext, nodeId: number) {
@@ -21,10 +22,16 @@ export function leaderEndpoints(ctx: RequestContext, partitions: Iterable<Partit
   return [...ids].sort((a, b) => a - b).flatMap((id) => nodeEndpoint(ctx, id) ?? []);
 }
 
+/** Errors.THROTTLING_QUOTA_EXCEEDED's message, which the refused topics carry. */
+export const THROTTLING_QUOTA_EXCEEDED_MESSAGE = 'The throttling quota has been exceeded.';
+
 /**
- * A topic's authorized operations when the broker has no authorizer
- * (AuthHelper.authorizedOperations: every operation AclEntry.supportedOperations
- * lists for TOPIC: READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7, DESCRIBE 8,
- * DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, as a bit field).
+ * ControllerApis' sendResponseMaybeThrottleWithControllerQuota: what is left
+ * of the quota's throttle time goes in throttle_time_ms and mutes the
+ * connection for as long (KIP-219).
  */
-export const TOPIC_OPERATIONS_WITHOUT_AUTHORIZER = [3, 4, 5, 6, 7, 8, 10, 11].reduce((bits, op) => bits | (1 << op), 0);
+export function answerControllerMutationThrottle(ctx: RequestContext, quota: ControllerMutationQuota): number {
+  const throttleTimeMs = quota.throttleTimeMs();
+  if (throttleTimeMs > 0) ctx.throttle(throttleTimeMs);
+  return throttleTimeMs;
+}

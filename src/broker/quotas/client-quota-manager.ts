@@ -11,6 +11,7 @@
 import type { Clock } from '../clock.js';
 import { ClientQuotaStore, quotaEntity } from './client-quota-store.js';
 import { Rate, throttleTimeMs } from './rate.js';
+import { ControllerMutationQuotaManager } from './controller-mutation-quota.js';
 
 /** quota.window.num and quota.window.size.seconds, Kafka's defaults. */
 const NUM_QUOTA_SAMPLES = 11;
@@ -57,6 +58,12 @@ export class ClientQuotaManager {
     return bound === undefined ? Infinity : bound * (NUM_QUOTA_SAMPLES - 1) * (QUOTA_WINDOW_MS / 1000);
   }
 
+  /** Who the usage is counted under (one id per metric tags) and the bound that applies there (undefined for none). */
+  quotaFor(user: string, clientId: string): { id: string; bound: number | undefined } {
+    const tags = this.metricTags(user, clientId);
+    return { id: tags.join('\u0000'), bound: this.quotaLimit(tags) };
+  }
+
   private rateFor([user, clientId]: [string, string]): Rate {
     const id = `${user}\u0000${clientId}`;
     let rate = this.rates.get(id);
@@ -87,15 +94,17 @@ export class ClientQuotaManager {
   }
 }
 
-/** The cluster's quotas: the entities and values, and the Produce and Fetch bandwidth managers reading them. */
+/** The cluster's quotas: the entities and values, the Produce and Fetch bandwidth managers and the controller mutation one reading them. */
 export class ClientQuotas {
   readonly store = new ClientQuotaStore();
   readonly produce: ClientQuotaManager;
   readonly fetch: ClientQuotaManager;
+  readonly controllerMutation: ControllerMutationQuotaManager;
 
   constructor(clock: Clock) {
     this.produce = new ClientQuotaManager(this.store, clock, 'producer_byte_rate');
     this.fetch = new ClientQuotaManager(this.store, clock, 'consumer_byte_rate');
+    this.controllerMutation = new ControllerMutationQuotaManager(new ClientQuotaManager(this.store, clock, 'controller_mutation_rate'), clock);
   }
 }
 

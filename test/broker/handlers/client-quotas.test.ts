@@ -181,3 +181,44 @@ function describe_(name: string, fn: () => void) {
   // jest's describe, named apart from the DescribeClientQuotas helper above.
   globalThis.describe(name, fn);
 }
+
+test('controller_mutation_rate: partitions come out of a token bucket; strict versions refuse once it is below zero, older ones are throttled after the fact', async () => {
+  // 1 partition a second: a burst of 11 (quota × 11 windows of 1 s).
+  await alter([{ entity: [['client-id', 'mut']], ops: [['controller_mutation_rate', 1]] }]);
+  const conn = await WireClient.connect(kafka.bootstrap);
+  const createTopics = (version: number, topics: [string, number][]) =>
+    on(conn, 'mut', ApiKey.CreateTopics, version, { topics: topics.map(([name, numPartitions]) => ({ name, numPartitions, replicationFactor: 1, assignments: [], configs: [] })), timeoutMs: 1000, validateOnly: false });
+  const errors = (topics: { name: string; errorCode: number }[]) => topics.map((t) => [t.name, t.errorCode]);
+  try {
+    // Strict (v6): 10 leave 1 token, 3 pass on a non-negative bucket and leave -2, the next topic is refused.
+    const strict = await createTopics(6, [['mut-a', 10], ['mut-b', 3], ['mut-c', 1]]);
+    expect(errors(strict.topics)).toEqual([['mut-a', 0], ['mut-b', 0], ['mut-c', ErrorCode.THROTTLING_QUOTA_EXCEEDED]]);
+    expect(strict.topics[2].errorMessage).toBe('The throttling quota has been exceeded.');
+    expect(strict.throttleTimeMs).toBe(2000);
+    expect(kafka.cluster.topic('mut-c')).toBeUndefined();
+    clock.advance(2000);
+
+    // Permissive (DeleteTopics v4): the 10 partitions go, and the answer carries the throttle time they cost.
+    const permissive = await on(conn, 'mut', ApiKey.DeleteTopics, 4, { topicNames: ['mut-a'], timeoutMs: 1000 });
+    expect([permissive.responses[0].errorCode, permissive.throttleTimeMs]).toEqual([0, 10_000]);
+    expect(kafka.cluster.topic('mut-a')).toBeUndefined();
+    clock.advance(10_000);
+
+    // CreatePartitions v3 counts the partitions added: 2 pass on an empty bucket, then the next is refused.
+    const grow = (count: number) => on(conn, 'mut', ApiKey.CreatePartitions, 3, { topics: [{ name: 'mut-b', count, assignments: null }], timeoutMs: 1000, validateOnly: false });
+    const first = await grow(5);
+    expect([first.results[0].errorCode, first.throttleTimeMs]).toEqual([0, 0]);
+    const second = await grow(6);
+    expect([second.results[0].errorCode, second.throttleTimeMs]).toEqual([ErrorCode.THROTTLING_QUOTA_EXCEEDED, 2000]);
+    expect(kafka.cluster.topic('mut-b')!.partitions.length).toBe(5);
+    clock.advance(2000);
+
+    // Another client id has no quota.
+    const free = await on(conn, 'other', ApiKey.CreateTopics, 6, { topics: [{ name: 'mut-d', numPartitions: 50, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 1000, validateOnly: false });
+    expect([free.topics[0].errorCode, free.throttleTimeMs]).toEqual([0, 0]);
+  } finally {
+    conn.close();
+    for (const t of ['mut-b', 'mut-d']) if (kafka.cluster.topic(t)) kafka.cluster.deleteTopic(t);
+    await alter([{ entity: [['client-id', 'mut']], ops: [['controller_mutation_rate', null]] }]);
+  }
+});
