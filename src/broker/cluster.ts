@@ -119,6 +119,14 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly topics = new Map<string, Topic>();
   private readonly topicsById = new Map<string, Topic>();
   private readonly pausedFollowers = new Set<number>();
+  /**
+   * KRaft's metadata lag (the metadata-lag fault): per node, how long after
+   * the controller commits a topic's creation that node's metadata cache
+   * has it. Absent: at once.
+   */
+  private readonly metadataLagMs = new Map<number, number>();
+  /** Per topic, per lagging node: when (cluster clock) that node has seen the topic's creation. */
+  private readonly visibleFrom = new Map<string, Map<number, number>>();
   private placementCursor = 0;
   readonly clock: Clock;
   readonly log: Logger;
@@ -298,9 +306,53 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     }
     this.topics.set(name, topic);
     this.topicsById.set(topic.topicId, topic);
+    this.lagCreation(name);
     this.log.debug({ topic: name, partitions: topic.partitions.length }, 'topic created');
     this.emit('topic-created', name);
     return ok(topic);
+  }
+
+  /** Marks a new topic unseen on every lagging node until its lag has passed. */
+  private lagCreation(name: string): void {
+    if (this.metadataLagMs.size === 0) return;
+    const now = this.clock.now();
+    const from = new Map<number, number>();
+    for (const [nodeId, ms] of this.metadataLagMs) from.set(nodeId, now + ms);
+    this.visibleFrom.set(name, from);
+  }
+
+  /**
+   * Whether a node's metadata cache has the topic: false while a
+   * metadata-lag keeps its creation from that node (Metadata, Produce and
+   * Fetch there answer as for a topic that does not exist), true otherwise,
+   * including for topics that do not exist at all (callers look them up).
+   */
+  visibleOn(nodeId: number, topic: string): boolean {
+    const from = this.visibleFrom.get(topic)?.get(nodeId);
+    return from === undefined || this.clock.now() >= from;
+  }
+
+  /** The topic as a node's metadata cache has it: undefined when it does not exist or the node has not seen it yet. */
+  topicOn(nodeId: number, name: string): Topic | undefined {
+    return this.visibleOn(nodeId, name) ? this.topics.get(name) : undefined;
+  }
+
+  /** topicOn by topic id. */
+  topicByIdOn(nodeId: number, id: string): Topic | undefined {
+    const topic = this.topicsById.get(id);
+    return topic && this.visibleOn(nodeId, topic.name) ? topic : undefined;
+  }
+
+  /**
+   * Sets how long the given nodes' metadata trails the controller's for the
+   * topics created from now on (ms; 0: at once). Topics created earlier keep
+   * the lag they were created with.
+   */
+  setMetadataLag(nodeIds: readonly number[], ms: number): void {
+    for (const nodeId of nodeIds) {
+      if (ms > 0) this.metadataLagMs.set(nodeId, ms);
+      else this.metadataLagMs.delete(nodeId);
+    }
   }
 
   /** Metadata's auto-creation with the broker defaults; null when not allowed. */
@@ -315,6 +367,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     if (!topic) return fail('UNKNOWN_TOPIC_OR_PARTITION', 'This server does not host this topic-partition.');
     this.topics.delete(name);
     this.topicsById.delete(topic.topicId);
+    this.visibleFrom.delete(name);
     for (const p of topic.partitions) p.notify();
     this.emit('topic-deleted', name);
     return ok(topic);
@@ -400,9 +453,15 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     for (const p of this.allPartitions()) if (p.replicas.includes(nodeId)) this.catchUp(p, nodeId, p.logEndOffset);
   }
 
-  /** Back to the start's replication: its lag, no follower paused (reset; chaos actions change both). */
+  /**
+   * Back to the start's replication: its lag, no follower paused, and no
+   * metadata lag (the metadata log's replication: every node sees every
+   * topic at once). Reset; chaos actions change all three.
+   */
   resetReplication(): void {
     this.setReplicationLag(this.startReplicationLagMs);
+    this.metadataLagMs.clear();
+    this.visibleFrom.clear();
     for (const n of [...this.pausedFollowers]) this.resumeReplication(n);
   }
 

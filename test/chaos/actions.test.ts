@@ -22,7 +22,7 @@ function fire(type: string, params: Record<string, unknown> = {}, opts: { reques
 }
 
 test('every action is registered once, by its type, and declares its parameters', () => {
-  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'fence', 'min-insync-replicas', 'move-leader', 'pause-replication', 'rebalance', 'replication-lag', 'rewind', 'shrink-isr', 'slice', 'start-node', 'stop-node', 'throttle']);
+  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'fence', 'metadata-lag', 'min-insync-replicas', 'move-leader', 'pause-replication', 'rebalance', 'replication-lag', 'rewind', 'shrink-isr', 'slice', 'start-node', 'stop-node', 'throttle']);
   for (const [type, a] of chaosActions) {
     expect(a.type).toBe(type);
     expect(a.layer).toBe('frame');

@@ -269,3 +269,21 @@ test('auth-rejected: kafkajs fails connect() without retrying; connecting again 
     await secured.stop();
   }
 }, 30_000);
+
+test('metadata-lag: createTopics with waitForLeaders fails on UNKNOWN_TOPIC_OR_PARTITION, a retrying producer lands its record', async () => {
+  applyPreset(kafka.chaos, resolvePreset('metadata-lag'));
+  const client = new Kafka({ clientId: 'story-lag', brokers: kafka.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 300 } });
+  const admin = client.admin();
+  const producer = client.producer();
+  producers.push(producer);
+  try {
+    await admin.connect();
+    await expect(admin.createTopics({ topics: [{ topic: 'story-lag', numPartitions: 1, replicationFactor: 3 }] })).rejects.toMatchObject({ type: 'UNKNOWN_TOPIC_OR_PARTITION' });
+    await producer.connect();
+    await producer.send({ topic: 'story-lag', messages: [{ value: 'v' }] });
+    expect(await values(client, 'story-lag')).toEqual(['v']);
+  } finally {
+    kafka.cluster.resetReplication();
+    await bounded(admin.disconnect());
+  }
+});

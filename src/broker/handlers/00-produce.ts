@@ -84,7 +84,8 @@ export default defineHandler(ProduceApi, (req, ctx) => {
   };
 
   const responses = req.topicData.map((t) => {
-    const topic: Topic | undefined = cluster.topic(t.name);
+    // A topic this node's metadata has not caught up with is unknown here (ReplicaManager.getPartitionOrError).
+    const topic: Topic | undefined = cluster.topicOn(ctx.nodeId, t.name);
     return {
       name: t.name,
       partitionResponses: t.partitionData.map((pd) => {

@@ -46,7 +46,8 @@ function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
   const readable = new Map<string, boolean>();
   const mayRead = (name: string) => readable.get(name) ?? (readable.set(name, authorize(ctx, 'READ', 'TOPIC', name)), readable.get(name)!);
   return req.topics.flatMap((t) => {
-    const topic = byId ? ctx.cluster.topicById(t.topicId) : ctx.cluster.topic(t.topic);
+    // A topic this node's metadata has not caught up with is unknown here (metadata-lag).
+    const topic = byId ? ctx.cluster.topicByIdOn(ctx.nodeId, t.topicId) : ctx.cluster.topicOn(ctx.nodeId, t.topic);
     // An unknown topic id answers UNKNOWN_TOPIC_ID whoever asks; a name is authorized before it is looked up.
     const denied = byId ? !!topic && !mayRead(topic.name) : !mayRead(t.topic);
     return t.partitions.map((rp) => ({
@@ -65,7 +66,7 @@ function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
 function partitionError(t: Target, ctx: RequestContext): ErrorName | null {
   if (t.denied) return 'TOPIC_AUTHORIZATION_FAILED';
   const p = t.partition;
-  if (!p || !ctx.cluster.topic(p.topic)) return t.unknownError;
+  if (!p || !ctx.cluster.topicOn(ctx.nodeId, p.topic)) return t.unknownError;
   if (p.leader !== ctx.nodeId) return 'NOT_LEADER_OR_FOLLOWER';
   const epoch = t.request.currentLeaderEpoch;
   if (ctx.apiVersion >= 9 && epoch >= 0) {

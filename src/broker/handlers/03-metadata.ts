@@ -6,7 +6,9 @@
 // KRaft broker does (LEADER_NOT_AVAILABLE on the ZooKeeper-era profile, as
 // 2.x did); the topic shows up in the next response. Topics the
 // principal may not DESCRIBE are hidden or refused (see below); authorized
-// operations are filled when asked (v8+; the cluster's v8-10).
+// operations are filled when asked (v8+; the cluster's v8-10). A topic this
+// node has not seen yet (cluster.visibleOn, the metadata-lag fault) is
+// answered as one that does not exist.
 import { MetadataApi, type MetadataResponseTopic } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
@@ -59,7 +61,7 @@ export default defineHandler(MetadataApi, (req, ctx) => {
   const seen = (a: TopicAnswer) => (described.add(a), a);
   let topics: TopicAnswer[];
   if (allTopics) {
-    topics = [...cluster.topics.values()].filter((t) => describable(t.name)).map((t) => seen(describeTopic(cluster, t)));
+    topics = [...cluster.topics.values()].filter((t) => cluster.visibleOn(ctx.nodeId, t.name) && describable(t.name)).map((t) => seen(describeTopic(cluster, t)));
   } else {
     const allowCreate = (version < 4 || req.allowAutoTopicCreation) && cluster.options.autoCreateTopics;
     let mayCreateAny: boolean | undefined;
@@ -67,13 +69,18 @@ export default defineHandler(MetadataApi, (req, ctx) => {
     topics = req.topics!.map((rt) => {
       if (rt.name === null) {
         if (version < 12) return missing(null, 'INVALID_REQUEST');
-        const byId = cluster.topicById(rt.topicId);
+        const byId = cluster.topicByIdOn(ctx.nodeId, rt.topicId);
         if (!byId) return missing(null, 'UNKNOWN_TOPIC_ID', rt.topicId);
         return describable(byId.name) ? seen(describeTopic(cluster, byId)) : denied(null, byId.topicId);
       }
       if (!describable(rt.name)) return denied(rt.name);
       const topic = cluster.topic(rt.name);
-      if (topic) return seen(describeTopic(cluster, topic));
+      if (topic && cluster.visibleOn(ctx.nodeId, rt.name)) return seen(describeTopic(cluster, topic));
+      // A topic the controller has but this node's metadata cache lacks yet
+      // (metadata-lag): KafkaApis.getTopicMetadata finds it in no cache and
+      // answers UNKNOWN_TOPIC_OR_PARTITION; the auto-creation it forwards
+      // would only meet TOPIC_ALREADY_EXISTS at the controller.
+      if (topic) return seen(missing(rt.name, 'UNKNOWN_TOPIC_OR_PARTITION'));
       if (allowCreate && !mayCreate(rt.name)) return denied(rt.name, ZERO_UUID, INTERNAL_TOPICS.has(rt.name));
       if (invalidTopicReason(rt.name)) return seen(missing(rt.name, 'INVALID_TOPIC_EXCEPTION'));
       const created = allowCreate ? cluster.autoCreateTopic(rt.name) : null;

@@ -12,6 +12,7 @@ import duplicateFetch from './duplicate-fetch.js';
 import error from './error.js';
 import expireProducer from './expire-producer.js';
 import fence from './fence.js';
+import metadataLag from './metadata-lag.js';
 import minInsyncReplicas from './min-insync-replicas.js';
 import moveLeader from './move-leader.js';
 import pauseReplication from './pause-replication.js';
@@ -33,7 +34,7 @@ export function registerAction(action: ChaosAction<any>): void {
   registry.set(action.type, action);
 }
 
-for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole, replicationLag, pauseReplication, shrinkIsr, minInsyncReplicas]) registerAction(a);
+for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole, replicationLag, pauseReplication, shrinkIsr, minInsyncReplicas, metadataLag]) registerAction(a);
 
 export const chaosActions: ReadonlyMap<string, ChaosAction<any>> = registry;
 
