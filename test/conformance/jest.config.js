@@ -11,6 +11,8 @@ export default {
   rootDir: '../..',
   testMatch: ['<rootDir>/test/conformance/**/*.conformance.ts', '<rootDir>/test/real-kafka/**/*.real.ts'],
   globalSetup: '<rootDir>/test/conformance/global-setup.mjs',
+  // Conformance before the suites that leave topics on the shared broker.
+  testSequencer: '<rootDir>/test/conformance/sequencer.mjs',
   globalTeardown: '<rootDir>/test/conformance/global-teardown.mjs',
   testTimeout: 60_000,
   forceExit: true,
