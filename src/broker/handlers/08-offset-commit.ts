@@ -57,7 +57,8 @@ export default defineHandler(OffsetCommitApi, (req, ctx) => {
           offset: p.committedOffset,
           leaderEpoch: p.committedLeaderEpoch,
           metadata: p.committedMetadata,
-          commitTimestamp: version === 1 ? p.commitTimestamp : -1,
+          // One clock read for both, as KafkaApis takes currentTimestamp once: expire = commit + retention exactly.
+          commitTimestamp: version === 1 ? p.commitTimestamp : now,
           expireTimestamp: version >= 2 && version <= 4 && req.retentionTimeMs !== -1 ? now + req.retentionTimeMs : null,
         },
       });
