@@ -29,6 +29,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -234,7 +235,12 @@ public final class Compat {
       try (KafkaConsumer<String, String> c = new KafkaConsumer<>(props)) {
         c.subscribe(List.of(topic), this);
         while (!stop.get()) {
-          for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+          ConsumerRecords<String, String> polled = c.poll(Duration.ofMillis(100));
+          // Both members stop once everything was read, and the first to close makes the other
+          // rebalance: a poll in flight then returns, from offsets not yet committed, records
+          // already read. That is this driver's shutdown, not the broker's delivery: drop them.
+          if (stop.get()) break;
+          for (ConsumerRecord<String, String> r : polled) {
             synchronized (this) {
               read.add(new Read(r.partition(), r.offset(), r.value()));
             }
