@@ -496,18 +496,19 @@ export class ConsumerGroupCoordinator {
   }
 
   /**
-   * Makes the group rebalance now (a fault): the group epoch is bumped, so a
-   * new target assignment is computed at the next heartbeat and members
-   * reconcile to it. 'empty' when the group has no member.
+   * Makes the group rebalance now (a fault). KIP-848 has no group-wide
+   * rebalance a member must rejoin for: a bumped epoch moves nothing when the
+   * target stays the same. So every member is fenced, as expired sessions
+   * would: its next heartbeat meets UNKNOWN_MEMBER_ID, the client drops its
+   * partitions (Java: onPartitionsLost) and rejoins at epoch 0, and each
+   * partition's new owner starts from the committed offset, as after a
+   * classic rebalance. 'empty' when the group has no member.
    */
   forceRebalance(groupId: string): 'rebalancing' | 'empty' | 'unknown' {
     const group = this.groups.get(groupId);
     if (!group) return 'unknown';
     if (group.members.size === 0) return 'empty';
-    group.groupEpoch += 1;
-    // A fresh target from scratch: without stickiness partitions may move, as a classic rebalance may.
-    group.targetAssignment.clear();
-    this.updateTargetAssignment(group);
+    for (const m of [...group.members.values()]) this.fenceMember(group, m, 'session-timeout');
     return 'rebalancing';
   }
 
