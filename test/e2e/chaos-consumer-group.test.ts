@@ -1,12 +1,13 @@
 // Chaos rules on KIP-848 groups, with raw ConsumerGroupHeartbeat requests
 // through the proxy of a 4.4 cluster: an error code on the API, the
-// rebalance action (evictSender, and the whole group) and rewind, which
-// fences every member so that each partition's next owner starts from the
-// rewound committed offset.
+// rebalance action (evictSender), rewind, which fences every member so that
+// each partition's next owner starts from the rewound committed offset, and
+// the redelivery and rebalance-storm presets.
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { WireClient } from '../support/wire-client.js';
+import { applyPreset, resolvePreset } from '../../src/presets/index.js';
 
 let kafka: RunningCluster;
 let c: WireClient;
@@ -62,4 +63,32 @@ test('rewind: the committed offsets move back and every member is fenced; the re
   expect(rejoined).toMatchObject({ errorCode: 0, memberEpoch: 3 });
   const fetched = await c.request(ApiKey.OffsetFetch, 9, { groups: [{ groupId: 'chaos-g3', memberId: 'm3', memberEpoch: 3, topics: [{ name: 't', partitionIndexes: [0] }] }], requireStable: false });
   expect(fetched.groups[0].topics[0].partitions[0]).toMatchObject({ committedOffset: 0, errorCode: 0 });
+});
+
+test('the redelivery preset: a KIP-848 member\'s first OffsetCommit (v9) finds it evicted; the broker answers UNKNOWN_MEMBER_ID and stores nothing', async () => {
+  const joined = await join('chaos-g4', 'm4');
+  const rules = applyPreset(kafka.chaos, resolvePreset({ name: 'redelivery', params: { group: 'chaos-g4' } }));
+  const commit = await c.request(ApiKey.OffsetCommit, 9, {
+    groupId: 'chaos-g4',
+    generationIdOrMemberEpoch: joined.memberEpoch,
+    memberId: 'm4',
+    groupInstanceId: null,
+    topics: [{ name: 't', partitions: [{ partitionIndex: 1, committedOffset: 9, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+  });
+  expect(commit.topics[0].partitions[0].errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+  expect(kafka.cluster.groups.committedOffset('chaos-g4', 't', 1)).toBeUndefined();
+  for (const r of rules) kafka.chaos.removeRule(r.id);
+});
+
+test('the rebalance-storm preset evicts a KIP-848 member on its ConsumerGroupHeartbeat; the broker answers UNKNOWN_MEMBER_ID and the member rejoins at epoch 0', async () => {
+  const [rule] = applyPreset(kafka.chaos, resolvePreset({ name: 'rebalance-storm', params: { group: 'chaos-g5' } }));
+  const epoch = () => kafka.cluster.groups.consumerGroups.get('chaos-g5')!.members.get('m5')!.memberEpoch;
+  // The join is the group's first heartbeat: there is no member to evict yet.
+  expect((await join('chaos-g5', 'm5')).errorCode).toBe(0);
+  expect((await beat('chaos-g5', 'm5', epoch())).errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+  expect((await join('chaos-g5', 'm5')).errorCode).toBe(0);
+  // Three requests matched: the storm is over.
+  expect((await beat('chaos-g5', 'm5', epoch())).errorCode).toBe(0);
+  expect(kafka.chaos.events().filter((e) => e.ruleId === rule!.id).map((e) => (e.detail as { result: string }).result)).toEqual(['unknown-member', 'evicted', 'unknown-member']);
+  kafka.chaos.removeRule(rule!.id);
 });
