@@ -3,7 +3,7 @@
 // rebalance action (evictSender), rewind, which fences every member so that
 // each partition's next owner starts from the rewound committed offset, and
 // the redelivery and rebalance-storm presets.
-import { startCluster, type RunningCluster } from '../../src/index.js';
+import { ControlClient, startCluster, type RunningCluster } from '../../src/index.js';
 import { ApiKey } from '../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { WireClient } from '../support/wire-client.js';
@@ -91,4 +91,14 @@ test('the rebalance-storm preset evicts a KIP-848 member on its ConsumerGroupHea
   expect((await beat('chaos-g5', 'm5', epoch())).errorCode).toBe(0);
   expect(kafka.chaos.events().filter((e) => e.ruleId === rule!.id).map((e) => (e.detail as { result: string }).result)).toEqual(['unknown-member', 'evicted', 'unknown-member']);
   kafka.chaos.removeRule(rule!.id);
+});
+
+test('the control API lists and shows a KIP-848 group, and waits for it Stable', async () => {
+  await join('chaos-g6', 'm6');
+  const control = new ControlClient(kafka.controlUrl);
+  expect(await control.groups()).toContainEqual({ groupId: 'chaos-g6', state: 'Stable', protocolType: 'consumer', protocolName: 'uniform', members: 1, coordinator: 0 });
+  const view = await control.group('chaos-g6');
+  expect(view).toMatchObject({ groupId: 'chaos-g6', groupType: 'consumer', state: 'Stable', generationId: 1, leaderId: null });
+  expect(view.members).toEqual([expect.objectContaining({ memberId: 'm6', clientHost: '/127.0.0.1', sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 30_000, assignment: [{ topic: 't', partitions: [0, 1] }] })]);
+  expect(await control.waitForGroup('chaos-g6', { timeoutMs: 2000 })).toMatchObject({ state: 'Stable', generationId: 1 });
 });
