@@ -455,7 +455,8 @@ export class ConsumerGroupCoordinator {
         clientId: m.clientId,
         clientHost: m.clientHost,
         subscribedTopicNames: m.subscribedTopicNames,
-        subscribedTopicRegex: null,
+        // ConsumerGroupMember keeps "" for no regex, and describes it so (a real 4.0.2 broker, test/conformance).
+        subscribedTopicRegex: '',
         assignment: named(m.assignedPartitions),
         targetAssignment: named(group.targetAssignment.get(m.memberId) ?? new Map()),
       })),
