@@ -7,7 +7,11 @@
 // its timeout with what it last saw. No polling.
 import type { EventEmitter } from 'node:events';
 import type { Cluster } from './cluster.js';
-import type { GroupState } from './groups/group.js';
+import type { GroupState as ClassicGroupState } from './groups/group.js';
+import type { ConsumerGroupState } from './groups/consumer-group.js';
+
+/** A classic group's state, or a KIP-848 group's. */
+type GroupState = ClassicGroupState | ConsumerGroupState;
 import type { Partition } from './partition.js';
 import { isControlBatch, readBatchHeader } from '../protocol/record-batch.js';
 

@@ -16,7 +16,7 @@ import { version } from '../version.js';
 import { HttpError, badParameter, kafkaError, notFound } from './errors.js';
 import type { ControlTarget } from './target.js';
 import { WaitTimeoutError, waitForCommitted, waitForGroup, waitForRecords, WAIT_DEFAULT_TIMEOUT_MS } from '../broker/waits.js';
-import type { GroupState } from '../broker/groups/group.js';
+import type { GroupStateName as GroupState } from './types.js';
 import type { RouteKey, RouteParams, Routes } from './types.js';
 import { groupSummary, groupView, nodeView, partitionView, producerView, readRecords, topicSummary, topicView, transactionView } from './views.js';
 
@@ -111,7 +111,8 @@ function stringMap(o: Record<string, unknown>, field: string): Record<string, st
 /** A wait's timeoutMs field: default 10 s, capped at 60 s (a long poll must not hold a connection for ever). */
 const waitTimeout = (o: Record<string, unknown>) => Math.min(WAIT_MAX_MS, optionalInt(o, 'timeoutMs', 0) ?? WAIT_DEFAULT_TIMEOUT_MS);
 
-const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead'];
+// Classic states, then KIP-848's (ConsumerGroup.ConsumerGroupState).
+const GROUP_STATES: readonly GroupState[] = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Assigning', 'Reconciling'];
 
 /** A long-poll wait of the cluster model: 408 with what was last seen when it runs out, 503 when the server closes under it. */
 async function waited<T>(signal: AbortSignal, wait: () => Promise<T>): Promise<T> {

@@ -214,7 +214,8 @@ export interface LeaderChangeView {
   truncatedFrom: number | null;
 }
 
-export type GroupStateName = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
+/** A classic group's state, or a KIP-848 ("consumer" protocol) group's: Assigning and Reconciling are those of ConsumerGroup. */
+export type GroupStateName = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead' | 'Assigning' | 'Reconciling';
 
 export interface GroupSummaryView {
   groupId: string;
@@ -250,6 +251,8 @@ export interface CommittedOffsetView {
 
 export interface GroupView {
   groupId: string;
+  /** "consumer" for a KIP-848 group, whose generationId is its group epoch. */
+  groupType: 'classic' | 'consumer';
   state: GroupStateName;
   generationId: number;
   protocolType: string | null;

@@ -148,6 +148,7 @@ export function groupView(cluster: Cluster, d: GroupDescription): GroupView {
   });
   return {
     groupId: d.groupId,
+    groupType: d.groupType,
     state: d.state,
     generationId: d.generationId,
     protocolType: d.protocolType,

@@ -40,7 +40,8 @@ async function apiVersions(v: string): Promise<Map<number, [number, number]>> {
 describe('ApiVersions per profile', () => {
   test('the default is 3.9, and it advertises what the handlers serve, as before profiles', async () => {
     expect(resolveOptions({}).kafkaVersion).toBe('3.9');
-    const all = new Map(brokerHandlers.map((h) => [h.api.apiKey, [h.minVersion, h.maxVersion]]));
+    // Every handler but KIP-848's, which a default 3.9 broker does not advertise.
+    const all = new Map(brokerHandlers.filter((h) => h.api.apiKey !== 68 && h.api.apiKey !== 69).map((h) => [h.api.apiKey, [h.minVersion, h.maxVersion]]));
     expect(await apiVersions('default')).toEqual(all);
     expect(await apiVersions('3.9')).toEqual(all);
   });
@@ -80,14 +81,21 @@ describe('ApiVersions per profile', () => {
     expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
   });
 
-  test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), and no KIP-848, share-group or Streams-group API', async () => {
+  test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), KIP-848 at v0, and no share-group or Streams-group API', async () => {
     const r = await apiVersions('4.4');
     expect(r.get(ApiKey.Produce)).toEqual([0, 11]);
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
     expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
     // 4.0.0 had removed them (KIP-896); 4.0.1 gave them back (KAFKA-19444), and the 4.0 profile is 4.0.2's.
     expect((await apiVersions('4.0')).get(ApiKey.JoinGroup)).toEqual([0, 9]);
-    for (const key of [68, 69, 76, 77, 78, 79, 88, 89, 90]) expect([key, r.get(key)]).toEqual([key, undefined]);
+    for (const key of [76, 77, 78, 79, 88, 89, 90]) expect([key, r.get(key)]).toEqual([key, undefined]);
+    // ConsumerGroupHeartbeat and ConsumerGroupDescribe: v0 (v1 needs 4.x codecs) on 4.x; 3.9's default broker leaves them out.
+    for (const v of ['4.0', '4.4']) {
+      const served = await apiVersions(v);
+      expect([v, served.get(68), served.get(69)]).toEqual([v, [0, 0], [0, 0]]);
+    }
+    const r39 = await apiVersions('3.9');
+    expect([r39.get(68), r39.get(69)]).toEqual([undefined, undefined]);
   });
 
   test('transactions v2 versions are never served on 4.x, whatever the handlers reach', () => {
@@ -159,15 +167,15 @@ describe('ApiVersions features per profile (v3+, KIP-584)', () => {
     };
   };
 
-  test('4.4 finalizes metadata.version 33 and transaction.version 1, never group, share, streams or transaction.version 2', async () => {
+  test('4.4 finalizes metadata.version 33, transaction.version 1 and group.version 1 (KIP-848), never share, streams or transaction.version 2', async () => {
     const v4 = await features('4.4', 4);
-    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '1-1' });
+    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '1-1', 'group.version': '1-1' });
     expect(v4.epoch).toBe(0);
     expect(v4.supported).toEqual({
       'metadata.version': '7-33',
       'kraft.version': '0-0',
       'transaction.version': '0-1',
-      'group.version': '0-0',
+      'group.version': '0-1',
       'share.version': '0-0',
       'streams.version': '0-0',
       'eligible.leader.replicas.version': '0-0',
@@ -182,7 +190,6 @@ describe('ApiVersions features per profile (v3+, KIP-584)', () => {
     const capped: Record<string, Record<string, string>> = {
       'kraft.version': { supported: '0-0' },
       'transaction.version': { supported: '0-1', finalized: '1-1' },
-      'group.version': { supported: '0-0' },
       'share.version': { supported: '0-0' },
       'streams.version': { supported: '0-0' },
       'eligible.leader.replicas.version': { supported: '0-0' },
@@ -474,7 +481,7 @@ describe('the option', () => {
       expect((fixture as RunningCluster).cluster.profile.name).toBe('4.4');
       const c = await WireClient.connect(fixture!.bootstrap);
       const res = await c.request(ApiKey.ApiVersions, 3, { clientSoftwareName: 'fixture-test', clientSoftwareVersion: '1.0' });
-      expect(res.finalizedFeatures.map((f: { name: string }) => f.name)).toEqual(['transaction.version', 'metadata.version']);
+      expect(res.finalizedFeatures.map((f: { name: string }) => f.name)).toEqual(['group.version', 'transaction.version', 'metadata.version']);
       c.close();
     } finally {
       await fixture!.stop();

@@ -69,7 +69,7 @@ async function produceFetch(out, deadline, idempotent) {
   out.read = await readBack(`${args.group}-reader`, 0, (r) => r.length >= msgs.length, deadline);
 }
 
-// groupProtocol 'consumer' is KIP-848's (consumer-group), which kafkaesque does not serve yet.
+// groupProtocol 'consumer' is KIP-848's (consumer-group, served on the 4.x profiles).
 async function group(out, deadline, groupProtocol = 'classic') {
   const members = ['a', 'b'].map((name) => ({
     name,
@@ -86,8 +86,11 @@ async function group(out, deadline, groupProtocol = 'classic') {
       stream.on('data', (msg) => m.read.push([msg.partition, Number(msg.offset), msg.value]));
     }
     const failed = () => members.find((m) => m.error);
+    // With KIP-848 'consumer:group:join' comes once, without assignments: the heartbeats update consumer.assignments.
+    const kip848Assigned = (m) => (m.consumer.assignments ?? []).filter((a) => a.topic === args.topic).flatMap((a) => a.partitions).sort((x, y) => x - y);
     await until(() => {
       if (failed()) throw new Failure(`member ${failed().name}: ${failed().error.message}`);
+      if (groupProtocol === 'consumer') for (const m of members) m.assigned = kip848Assigned(m);
       const [a, b] = members.map((m) => m.assigned);
       return a?.length && b?.length && new Set([...a, ...b]).size === args.partitions && a.length + b.length === args.partitions;
     }, 'both members to be assigned', deadline);

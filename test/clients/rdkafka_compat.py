@@ -97,18 +97,22 @@ def produce_fetch(args, out, deadline, idempotent):
 
 
 def group(args, out, deadline, protocol="classic"):
-    """Two members; protocol "consumer" is KIP-848's (consumer-group), which kafkaesque does not serve yet."""
+    """Two members; protocol "consumer" is KIP-848's (consumer-group, served on the 4.x profiles)."""
     # The consumer protocol takes its timeouts from the broker and refuses these.
     timeouts = {"session.timeout.ms": 10000, "heartbeat.interval.ms": 500} if protocol == "classic" else {"group.protocol": "consumer"}
+    # KIP-848 rebalances are incremental: the callbacks get only the partitions added or revoked.
+    incremental = protocol == "consumer"
     members = []
     for name in ("a", "b"):
         m = {"name": name, "assigned": None, "read": []}
 
         def on_assign(_c, parts, m=m):
-            m["assigned"] = sorted(tp.partition for tp in parts if tp.topic == args.topic)
+            added = {tp.partition for tp in parts if tp.topic == args.topic}
+            m["assigned"] = sorted(set(m["assigned"] or []) | added) if incremental else sorted(added)
 
-        def on_revoke(_c, _parts, m=m):
-            m["assigned"] = None
+        def on_revoke(_c, parts, m=m):
+            revoked = {tp.partition for tp in parts if tp.topic == args.topic}
+            m["assigned"] = (sorted(set(m["assigned"] or []) - revoked) or None) if incremental else None
 
         m["consumer"] = Consumer(conf(args, **{
             "group.id": args.group, "client.id": f"compat-rdkafka-group-{name}", **timeouts,

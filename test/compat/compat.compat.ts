@@ -35,6 +35,18 @@ async function stopBounded(kafka: RunningCluster, what: string): Promise<void> {
   if (!stopped) process.stderr.write(`compat: the cluster of ${what} did not stop within 10 s\n`);
 }
 
+/** The profile a scenario runs on: the environment's, else the one it needs (KIP-848: 4.4). */
+const cellKafkaVersion = (s: Scenario) => kafkaVersion ?? s.kafkaVersions?.run;
+
+/** Why the environment's profile cannot serve a scenario, or undefined. */
+function notServed(s: Scenario): string | undefined {
+  if (s.notServed) return s.notServed;
+  if (kafkaVersion && s.kafkaVersions && !s.kafkaVersions.served.some((v) => kafkaVersion.startsWith(v))) {
+    return `the Kafka ${kafkaVersion} profile does not advertise ConsumerGroupHeartbeat (KIP-848), as a default broker of that version does not (docs/unsupported.md)`;
+  }
+  return undefined;
+}
+
 async function runCell(client: ClientSpec, s: Scenario, unavailable: string | null, prepareError: () => string | null): Promise<CellResult> {
   const cell: CellResult = { client: client.id, scenario: s.id, status: 'fail', problems: [], seconds: 0 };
   // In CI a missing client is a failure (a skipped test cannot fail); locally the test is skipped instead.
@@ -46,9 +58,10 @@ async function runCell(client: ClientSpec, s: Scenario, unavailable: string | nu
   const topic = `compat-${client.id}-${s.id}`;
   const group = `${topic}-group`;
   const txnId = `${topic}-txn`;
-  const kafka = await startCluster({ brokers: BROKERS, topics: [{ name: topic, partitions: s.partitions }], ...(kafkaVersion ? { kafkaVersion } : {}) });
+  const version = cellKafkaVersion(s);
+  const kafka = await startCluster({ brokers: BROKERS, topics: [{ name: topic, partitions: s.partitions }], ...(version ? { kafkaVersion: version } : {}) });
   proxySeen ||= Boolean((kafka as unknown as { proxy?: boolean }).proxy);
-  const tracer = s.id === 'group' ? traceGroup(kafka.cluster, group, topic, s.partitions) : null;
+  const tracer = s.id === 'group' || s.id === 'consumer-group' ? traceGroup(kafka.cluster, group, topic, s.partitions) : null;
   const t0 = Date.now();
   try {
     const [cmd, lead] = client.command();
@@ -84,7 +97,7 @@ for (const client of clientSpecs) {
     const unavailable = client.missing();
     let prepareError: string | null = null;
     beforeAll(async () => {
-      if (unavailable || !client.prepare || scenarios.every((s) => client.unsupported[s.id] || s.notServed)) return;
+      if (unavailable || !client.prepare || scenarios.every((s) => client.unsupported[s.id] || notServed(s) || client.notServed?.[s.id])) return;
       try {
         await client.prepare();
       } catch (err) {
@@ -105,9 +118,10 @@ for (const client of clientSpecs) {
       }
       // Skipped on purpose, with the reason in the title: the client can do
       // it, kafkaesque does not serve it yet (KIP-848's consumer protocol).
-      if (s.notServed) {
-        cells.push({ client: client.id, scenario: s.id, status: 'not-served', reason: s.notServed, problems: [], seconds: 0 });
-        test.skip(`${s.title}: not supported by kafkaesque yet (${s.notServed})`, () => {});
+      const refused = notServed(s) ?? client.notServed?.[s.id];
+      if (refused) {
+        cells.push({ client: client.id, scenario: s.id, status: 'not-served', reason: refused, problems: [], seconds: 0 });
+        test.skip(`${s.title}: not supported by kafkaesque yet (${refused})`, () => {});
         continue;
       }
       if (unavailable && !ci) {

@@ -54,6 +54,8 @@ export interface Scenario {
   note?(ctx: CheckContext): string | null;
   /** Why kafkaesque cannot serve the scenario yet: every client that can do it is skipped with this reason. */
   notServed?: string;
+  /** The Kafka version profile the scenario needs, when KAFKAESQUE_COMPAT_KAFKA_VERSION names none; a profile that lacks it is not served. */
+  kafkaVersions?: { run: string; served: readonly string[] };
 }
 
 const values = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${String(i).padStart(6, '0')}`);
@@ -161,10 +163,11 @@ function checkSequences({ log }: CheckContext): string[] {
   return problems;
 }
 
-function checkGroup({ report, cluster, topic, group, log, trace }: CheckContext, n: number, partitions: number): string[] {
+/** tag: the prefix of the values the driver sends, its scenario's name. */
+function checkGroup({ report, cluster, topic, group, log, trace }: CheckContext, n: number, partitions: number, tag = 'group'): string[] {
   const problems: string[] = [];
   if (report.produced !== n) problems.push(`the driver acknowledged ${JSON.stringify(report.produced)} of ${n} messages`);
-  problems.push(...checkLogged(dataRecords(log), values('group', n)));
+  problems.push(...checkLogged(dataRecords(log), values(tag, n)));
   const assigned = report.assignedBeforeProduce ?? [];
   const members = report.members ?? [];
   const all = assigned.flat();
@@ -279,10 +282,10 @@ export const scenarios: Scenario[] = [
     timeoutS: 45,
     describes:
       'The group scenario with `group.protocol=consumer` (KIP-848: ConsumerGroupHeartbeat, the broker assigns the partitions), for the clients that have it.',
-    // Until KIP-848 is served the coordinator trace is the classic one's; the
-    // work that serves it (issue 15, item 5) traces its groups for this check.
-    check: (ctx) => checkGroup(ctx, 200, 4),
-    notServed:
-      'kafkaesque serves the classic group protocol only: ConsumerGroupHeartbeat (KIP-848) is not advertised, as on a 3.9 broker with its defaults (docs/unsupported.md)',
+    // The trace reads KIP-848 groups through the same describe(): Stable, the group epoch as generation.
+    check: (ctx) => checkGroup(ctx, 200, 4, 'consumer-group'),
+    note: ({ trace }) => (trace?.stableSplit ? `group epoch ${trace.stableSplit.generationId}: ${JSON.stringify(trace.stableSplit.assignments)}` : null),
+    // KIP-848 is served on the 4.x profiles only (group.version 1), as a default 3.9 broker does not advertise it.
+    kafkaVersions: { run: '4.4', served: ['4.0', '4.4'] },
   },
 ];

@@ -577,6 +577,78 @@ const txnOffsets: Sequence = {
   },
 };
 
+const consumerGroup: Sequence = {
+  id: 'consumer-group',
+  title: 'KIP-848 consumer group: ConsumerGroupHeartbeat, ConsumerGroupDescribe',
+  rules:
+    'KIP-848 group coordinator (4.x only; a 3.9 broker with its defaults does not serve it, so the sequence sends nothing there): INVALID_REQUEST checks, GROUP_ID_NOT_FOUND, UNSUPPORTED_ASSIGNOR, a join at epoch 0, UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH, a second member waiting for a partition the first still owns (revocation before assignment), the revocation acknowledged, OffsetCommit v9 with the member epoch (STALE_MEMBER_EPOCH), ListGroups and DescribeGroups of a consumer group, static members (UNRELEASED_INSTANCE_ID, leave with -2, rejoin), leave with -1',
+  async run(s) {
+    // 3.9 (the default profile, and a 3.9 broker's defaults) does not serve ConsumerGroupHeartbeat.
+    if (!/^4\./.test(process.env.KAFKAESQUE_CONFORMANCE_VERSION ?? '')) return;
+    const topic = 'conf-cg';
+    const group = 'conf-cg-group';
+    await createTopic(s, topic, 2);
+    await findCoordinator(s, group, 0);
+    const a = await s.connection();
+    const b = await s.connection();
+    const hb = (o: { memberId: string; memberEpoch: number; instanceId?: string | null; owned?: number[] | null; topics?: string[] | null; assignor?: string | null; rebalanceTimeoutMs?: number; groupId?: string }, topicId = '') => ({
+      groupId: o.groupId ?? group,
+      memberId: o.memberId,
+      memberEpoch: o.memberEpoch,
+      instanceId: o.instanceId ?? null,
+      rackId: null,
+      rebalanceTimeoutMs: o.rebalanceTimeoutMs ?? (o.memberEpoch === 0 ? 30_000 : -1),
+      subscribedTopicNames: o.topics === undefined ? (o.memberEpoch === 0 ? [topic] : null) : o.topics,
+      serverAssignor: o.assignor ?? null,
+      topicPartitions: o.owned === undefined ? (o.memberEpoch === 0 ? [] : null) : o.owned === null ? null : o.owned.length ? [{ topicId, partitions: o.owned }] : [],
+    });
+    const step = (label: string, body: unknown, on = a) => s.step(label, ApiKey.ConsumerGroupHeartbeat, 0, body, on);
+    await step('rebalance timeout missing on joining', { ...hb({ memberId: 'conf-cg-a', memberEpoch: 0 }), rebalanceTimeoutMs: -1 });
+    await step('owned partitions on joining', { ...hb({ memberId: 'conf-cg-a', memberEpoch: 0 }), topicPartitions: null });
+    await step('an epoch below -2', hb({ memberId: 'conf-cg-a', memberEpoch: -3 }));
+    await step('epoch 1 without a member id', hb({ memberId: '', memberEpoch: 1 }));
+    await step('an unknown server assignor', hb({ memberId: 'conf-cg-a', memberEpoch: 0, assignor: 'sticky' }));
+    await step('a heartbeat to a group that does not exist', hb({ memberId: 'conf-cg-a', memberEpoch: 1 }));
+    // The coordinator may still be loading its partition on a new real broker.
+    const joined = await s.settled('member a joins (epoch 0)', ApiKey.ConsumerGroupHeartbeat, 0, hb({ memberId: 'conf-cg-a', memberEpoch: 0 }), ['COORDINATOR_LOAD_IN_PROGRESS', 'NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE'], a);
+    const topicId = joined.assignment?.topicPartitions?.[0]?.topicId as string;
+    await step('member a heartbeats', hb({ memberId: 'conf-cg-a', memberEpoch: 1 }, topicId));
+    await step('an unknown member', hb({ memberId: 'conf-cg-nobody', memberEpoch: 1 }, topicId));
+    await step('member a with an epoch ahead', hb({ memberId: 'conf-cg-a', memberEpoch: 7 }, topicId));
+    await step('member b joins (the partitions are still a\'s)', hb({ memberId: 'conf-cg-b', memberEpoch: 0 }), b);
+    await s.step('ConsumerGroupDescribe while reconciling', ApiKey.ConsumerGroupDescribe, 0, { groupIds: [group, 'conf-cg-nobody'], includeAuthorizedOperations: false });
+    await step('member a, owning both, is asked to revoke one', hb({ memberId: 'conf-cg-a', memberEpoch: 1, owned: [0, 1] }, topicId));
+    await step('member b before a has revoked', hb({ memberId: 'conf-cg-b', memberEpoch: 2, owned: [] }, topicId), b);
+    await step('member a has revoked partition 1', hb({ memberId: 'conf-cg-a', memberEpoch: 1, owned: [0] }, topicId));
+    await step('member b gets partition 1', hb({ memberId: 'conf-cg-b', memberEpoch: 2, owned: [] }, topicId), b);
+    await s.step('ConsumerGroupDescribe when stable', ApiKey.ConsumerGroupDescribe, 0, { groupIds: [group], includeAuthorizedOperations: false });
+    const commit = (memberEpoch: number, version = 9) => ({
+      groupId: group,
+      generationIdOrMemberEpoch: memberEpoch,
+      memberId: 'conf-cg-a',
+      groupInstanceId: null,
+      retentionTimeMs: -1,
+      topics: [{ name: topic, partitions: [{ partitionIndex: 0, committedOffset: 0, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+    });
+    await s.step('OffsetCommit v9, an old member epoch', ApiKey.OffsetCommit, 9, commit(1));
+    await s.step('OffsetCommit v9, the member epoch', ApiKey.OffsetCommit, 9, commit(2));
+    await s.step('OffsetCommit v8 from a consumer-protocol member', ApiKey.OffsetCommit, 8, commit(2, 8));
+    await s.step('ListGroups of type consumer', ApiKey.ListGroups, 5, { statesFilter: [], typesFilter: ['consumer'] });
+    await s.step('DescribeGroups v5 of a consumer group', ApiKey.DescribeGroups, 5, { groups: [group], includeAuthorizedOperations: false });
+    await step('member b leaves (-1)', hb({ memberId: 'conf-cg-b', memberEpoch: -1, topics: null, owned: null }), b);
+    await step('member a leaves (-1)', hb({ memberId: 'conf-cg-a', memberEpoch: -1, topics: null, owned: null }));
+    const statics = 'conf-cg-static';
+    await findCoordinator(s, statics, 0);
+    const st = (memberId: string, memberEpoch: number) => hb({ groupId: statics, memberId, memberEpoch, instanceId: 'conf-cg-instance', ...(memberEpoch < 0 ? { topics: null, owned: null } : {}) });
+    await s.settled('static member s1 joins', ApiKey.ConsumerGroupHeartbeat, 0, st('conf-cg-s1', 0), ['COORDINATOR_LOAD_IN_PROGRESS', 'NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE'], a);
+    await step('another member with the same instance id', st('conf-cg-s2', 0), b);
+    await step('static member s1 leaves for a while (-2)', st('conf-cg-s1', -2));
+    await step('s2 takes the instance id over', st('conf-cg-s2', 0), b);
+    await step('s1 again', st('conf-cg-s1', 1));
+    await s.step('ConsumerGroupDescribe of the static group', ApiKey.ConsumerGroupDescribe, 0, { groupIds: [statics], includeAuthorizedOperations: false });
+  },
+};
+
 export const SEQUENCES: readonly Sequence[] = [
   idempotentProduce,
   transactions,
@@ -584,6 +656,7 @@ export const SEQUENCES: readonly Sequence[] = [
   txnOffsets,
   groups,
   staticMembers,
+  consumerGroup,
   offsets,
   listOffsets,
   produceErrors,

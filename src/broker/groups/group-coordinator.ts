@@ -25,6 +25,9 @@ import { Group, type GroupState, type GroupSummary } from './group.js';
 import { Member, joinError, syncError, type GroupProtocol, type JoinCallback, type JoinGroupResult, type SyncCallback } from './member.js';
 import { OffsetStore, type TopicPartitionOffset } from './offsets.js';
 import { assignedPartitions, type TopicPartitions } from './consumer-protocol.js';
+import { ConsumerGroupCoordinator } from './consumer-group-coordinator.js';
+import type { ConsumerGroup, ConsumerGroupState } from './consumer-group.js';
+import type { Assignment } from './assignors/assignor.js';
 
 export type { GroupState } from './group.js';
 export type { JoinGroupResult, SyncGroupResult, GroupProtocol } from './member.js';
@@ -108,6 +111,8 @@ export interface OffsetCommitParams {
   groupInstanceId: string | null;
   generationId: number;
   offsets: CommitOffset[];
+  /** OffsetCommit's version: a consumer-protocol member must use v9+. */
+  apiVersion?: number;
 }
 
 export interface CommitOffset {
@@ -142,14 +147,16 @@ export interface FetchedOffset {
 export interface GroupOverview {
   groupId: string;
   protocolType: string;
-  state: GroupState;
-  groupType: 'classic';
+  state: GroupState | ConsumerGroupState;
+  groupType: 'classic' | 'consumer';
 }
 
 /** The library's view of a group, for tests and the control plane. */
 export interface GroupDescription {
   groupId: string;
-  state: GroupState;
+  /** "consumer" for a KIP-848 group, whose generation is its group epoch. */
+  groupType: 'classic' | 'consumer';
+  state: GroupState | ConsumerGroupState;
   generationId: number;
   protocolType: string | null;
   protocolName: string | null;
@@ -171,7 +178,7 @@ export interface GroupDescription {
 export type MemberRemovalReason = 'leave-group' | 'session-timeout' | 'join-timeout' | 'rebalance-timeout' | 'sync-timeout' | 'group-max-size';
 
 export interface GroupCoordinatorEvents {
-  'state-changed': [change: { groupId: string; from: GroupState; to: GroupState; generationId: number }];
+  'state-changed': [change: { groupId: string; from: GroupState | ConsumerGroupState; to: GroupState | ConsumerGroupState; generationId: number }];
   'member-removed': [event: { groupId: string; memberId: string; groupInstanceId: string | null; reason: MemberRemovalReason }];
   'offsets-committed': [event: { groupId: string; offsets: TopicPartitionOffset[] }];
 }
@@ -187,9 +194,27 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   private readonly owners = new Map<number, number>();
   /** Orders commit records as their offsets in __consumer_offsets would. */
   private commitSeq = 0;
+  /** KIP-848 groups (the "consumer" protocol); the offset and admin APIs below ask it first. */
+  readonly consumerGroups: ConsumerGroupCoordinator;
 
   constructor(private readonly cluster: Cluster) {
     super();
+    this.consumerGroups = new ConsumerGroupCoordinator(cluster, {
+      emitStateChanged: (groupId, from, to, generationId) => this.emit('state-changed', { groupId, from, to, generationId }),
+      emitMemberRemoved: (groupId, memberId, groupInstanceId, reason) => this.emit('member-removed', { groupId, memberId, groupInstanceId, reason }),
+      coordinatorStatus: (groupId, nodeId) => (this.coordinatorFor(0, groupId) === nodeId ? null : 'NOT_COORDINATOR'),
+      classicGroup: (groupId) => {
+        const g = this.groups.get(groupId);
+        return !g || g.is('Dead') ? 'absent' : g.is('Empty') ? 'empty' : 'non-empty';
+      },
+      takeEmptyClassicGroup: (groupId) => {
+        const g = this.groups.get(groupId);
+        if (!g?.is('Empty')) return undefined;
+        this.cancelTimers(g);
+        this.groups.delete(groupId);
+        return g.offsets;
+      },
+    });
     cluster.on('topic-created', (name) => {
       if (name !== GROUP_METADATA_TOPIC) return;
       for (const p of cluster.topic(name)!.partitions) this.owners.set(p.index, p.leader);
@@ -256,6 +281,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
       return callback(joinError(req.memberId, 'INVALID_SESSION_TIMEOUT'));
     }
     const isUnknownMember = req.memberId === '';
+    // GroupMetadataManager#classicGroupJoin: a consumer group takes no classic member here (no online upgrade).
+    if (this.consumerGroups.has(req.groupId)) return callback(joinError(req.memberId, 'GROUP_ID_NOT_FOUND'));
     let group = this.groups.get(req.groupId);
     if (!group) {
       // A member id for a group that does not exist is rejected; an empty one creates the group.
@@ -717,6 +744,11 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     const all = (e: ErrorName) => req.offsets.map(() => e);
     const status = this.groupStatus(req.groupId, 'OffsetCommit', nodeId);
     if (status) return all(status);
+    const consumerGroup = this.consumerGroups.get(req.groupId);
+    if (consumerGroup) {
+      const invalid = this.consumerGroups.validateOffsetCommit(consumerGroup, req.memberId, req.generationId, false, req.apiVersion ?? 9);
+      return invalid ? all(invalid.error) : this.storeOffsets(consumerGroup, req.offsets);
+    }
     let group = this.groups.get(req.groupId);
     if (!group) {
       // A group that does not exist takes commits only from groupless consumers (generation < 0).
@@ -745,7 +777,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     return metadata !== null && metadata.length > this.config['offset.metadata.max.bytes'];
   }
 
-  private storeOffsets(group: Group, offsets: readonly CommitOffset[]): ErrorName[] {
+  private storeOffsets(group: { readonly groupId: string; readonly offsets: OffsetStore }, offsets: readonly CommitOffset[]): ErrorName[] {
     const now = this.clock.now();
     const stored: TopicPartitionOffset[] = [];
     const errors = offsets.map((o): ErrorName => {
@@ -771,12 +803,24 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    * means every partition with a committed offset; a partition without one
    * (or an unknown group) answers offset -1.
    */
-  handleFetchOffsets(nodeId: number, groupId: string, requireStable: boolean, partitions: readonly { topic: string; partition: number }[] | null): { error: ErrorName; offsets: FetchedOffset[] } {
+  handleFetchOffsets(
+    nodeId: number,
+    groupId: string,
+    requireStable: boolean,
+    partitions: readonly { topic: string; partition: number }[] | null,
+    member: { memberId: string | null; memberEpoch: number } = { memberId: null, memberEpoch: -1 },
+  ): { error: ErrorName; offsets: FetchedOffset[] } {
     const status = this.groupStatus(groupId, 'OffsetFetch', nodeId);
     if (status) return { error: status, offsets: [] };
     const none = (topic: string, partition: number, error: ErrorName = 'NONE'): FetchedOffset => ({ topic, partition, offset: -1, leaderEpoch: -1, metadata: '', error });
-    const group = this.groups.get(groupId);
-    if (!group || group.is('Dead')) return { error: 'NONE', offsets: (partitions ?? []).map((p) => none(p.topic, p.partition)) };
+    const consumerGroup = this.consumerGroups.get(groupId);
+    if (consumerGroup) {
+      // OffsetFetch v9+ names the member: ConsumerGroup#validateOffsetFetch.
+      const error = this.consumerGroups.validateOffsetFetch(consumerGroup, member.memberId, member.memberEpoch);
+      if (error !== 'NONE') return { error, offsets: [] };
+    }
+    const group = consumerGroup ?? this.groups.get(groupId);
+    if (!group || (!consumerGroup && (group as Group).is('Dead'))) return { error: 'NONE', offsets: (partitions ?? []).map((p) => none(p.topic, p.partition)) };
     const wanted = partitions ?? group.offsets.all();
     return {
       error: 'NONE',
@@ -792,6 +836,19 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   handleDeleteOffsets(nodeId: number, groupId: string, partitions: readonly { topic: string; partition: number }[]): { error: ErrorName; partitions: ErrorName[] } {
     const status = this.groupStatus(groupId, 'OffsetDelete', nodeId);
     if (status) return { error: status, partitions: [] };
+    const consumerGroup = this.consumerGroups.get(groupId);
+    if (consumerGroup) {
+      // ConsumerGroup#validateDeleteGroup/isSubscribedToTopic: offsets of subscribed topics stay.
+      const subscribed = consumerGroup.subscribedTopicNames();
+      return {
+        error: 'NONE',
+        partitions: partitions.map((p) => {
+          if (subscribed.has(p.topic)) return 'GROUP_SUBSCRIBED_TO_TOPIC';
+          consumerGroup.offsets.remove(p.topic, p.partition);
+          return 'NONE';
+        }),
+      };
+    }
     const group = this.groups.get(groupId);
     if (!group || group.is('Dead')) return { error: 'GROUP_ID_NOT_FOUND', partitions: [] };
     let deletable: (p: { topic: string }) => boolean;
@@ -815,6 +872,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   handleDescribeGroup(nodeId: number, groupId: string): { error: ErrorName; summary: GroupSummary } {
     const status = this.groupStatus(groupId, 'DescribeGroups', nodeId);
     if (status) return { error: status, summary: { state: '', protocolType: '', protocol: '', members: [] } };
+    // GroupMetadataManager#describeGroups (4.x) up to v5: a group that is not classic is described as Dead.
+    if (this.consumerGroups.has(groupId)) return { error: 'NONE', summary: { state: 'Dead', protocolType: '', protocol: '', members: [] } };
     const group = this.groups.get(groupId);
     if (!group) return { error: 'NONE', summary: { state: 'Dead', protocolType: '', protocol: '', members: [] } };
     return { error: 'NONE', summary: group.summary() };
@@ -823,13 +882,15 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   /** ListGroups on one node: the groups it coordinates, filtered by state (case-insensitive) and type. */
   handleListGroups(nodeId: number, statesFilter: readonly string[], typesFilter: readonly string[]): { error: ErrorName; groups: GroupOverview[] } {
     const states = new Set(statesFilter.map((s) => s.toLowerCase()));
-    // Every group here is a classic group; any other type filter finds nothing.
-    if (typesFilter.length > 0 && !typesFilter.some((t) => t.toLowerCase() === 'classic')) return { error: 'NONE', groups: [] };
+    const types = new Set(typesFilter.map((t) => t.toLowerCase()));
     const groups: GroupOverview[] = [];
+    const wanted = (groupId: string, state: string, type: string) => this.coordinatorFor(0, groupId) === nodeId && (states.size === 0 || states.has(state.toLowerCase())) && (types.size === 0 || types.has(type));
     for (const g of this.groups.values()) {
-      if (this.coordinatorFor(0, g.groupId) !== nodeId) continue;
-      if (states.size > 0 && !states.has(g.state.toLowerCase())) continue;
-      groups.push({ groupId: g.groupId, protocolType: g.protocolType ?? '', state: g.state, groupType: 'classic' });
+      if (wanted(g.groupId, g.state, 'classic')) groups.push({ groupId: g.groupId, protocolType: g.protocolType ?? '', state: g.state, groupType: 'classic' });
+    }
+    // ConsumerGroup#protocolType is always "consumer".
+    for (const g of this.consumerGroups.all()) {
+      if (wanted(g.groupId, g.state, 'consumer')) groups.push({ groupId: g.groupId, protocolType: 'consumer', state: g.state, groupType: 'consumer' });
     }
     return { error: 'NONE', groups };
   }
@@ -841,6 +902,10 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
       const status = this.groupStatus(groupId, 'DeleteGroups', nodeId);
       if (status) {
         out.set(groupId, status);
+        continue;
+      }
+      if (this.consumerGroups.has(groupId)) {
+        out.set(groupId, this.consumerGroups.deleteGroup(groupId));
         continue;
       }
       const group = this.groups.get(groupId);
@@ -867,6 +932,12 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    * created Empty, as Kafka does before verifying the transaction.
    */
   validateTxnOffsetCommitMember(groupId: string, memberId: string, generationId: number, groupInstanceId: string | null): ErrorName {
+    const consumerGroup = this.consumerGroups.get(groupId);
+    if (consumerGroup) {
+      // OffsetMetadataManager#validateTransactionalOffsetCommit answers a stale member epoch as ILLEGAL_GENERATION.
+      const invalid = this.consumerGroups.validateOffsetCommit(consumerGroup, memberId, generationId, true, 0);
+      return !invalid ? 'NONE' : invalid.error === 'STALE_MEMBER_EPOCH' ? 'ILLEGAL_GENERATION' : invalid.error;
+    }
     const group = this.groups.get(groupId) ?? this.addGroup(groupId);
     if (this.cluster.profile.txnOffsetCommitMemberCheck === 'zookeeper') return this.validateTxnOffsetCommitMember28(group, memberId, generationId, groupInstanceId);
     return this.validateOffsetCommit(group, generationId, memberId, groupInstanceId, true) ?? 'NONE';
@@ -893,7 +964,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    * (OFFSET_METADATA_TOO_LARGE for metadata over offset.metadata.max.bytes).
    */
   addPendingTxnOffsets(groupId: string, producerId: number, offsets: readonly TxnOffset[]): ErrorName[] {
-    const group = this.groups.get(groupId) ?? this.addGroup(groupId);
+    const group = this.offsetsHolder(groupId) ?? this.addGroup(groupId);
     const now = this.clock.now();
     return offsets.map((o) => {
       if (this.metadataTooLarge(o.metadata)) return 'OFFSET_METADATA_TOO_LARGE';
@@ -911,7 +982,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
 
   /** A transaction marker: commit materialises the producer's pending offsets in every group, abort drops them. */
   completePendingTxnOffsets(producerId: number, commit: boolean): void {
-    for (const group of this.groups.values()) {
+    for (const group of [...this.groups.values(), ...this.consumerGroups.all()]) {
       if (!group.offsets.hasPendingFrom(producerId)) continue;
       const materialised = group.offsets.completePending(producerId, commit);
       if (materialised.length) this.emit('offsets-committed', { groupId: group.groupId, offsets: materialised });
@@ -920,23 +991,28 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
 
   /** For OffsetFetch require_stable (v7+): a transactional offset for this partition is still pending. */
   hasPendingOffsets(groupId: string, topic: string, partition: number): boolean {
-    return this.groups.get(groupId)?.offsets.hasPending(topic, partition) ?? false;
+    return this.offsetsHolder(groupId)?.offsets.hasPending(topic, partition) ?? false;
   }
 
   // ---------------------------------------------------------------- inspection (library API)
 
   /** Committed offsets of a group (pending transactional ones excluded). */
   committedOffsets(groupId: string): TopicPartitionOffset[] {
-    return this.groups.get(groupId)?.offsets.all() ?? [];
+    return this.offsetsHolder(groupId)?.offsets.all() ?? [];
   }
 
   /** One committed offset, or undefined. */
   committedOffset(groupId: string, topic: string, partition: number): number | undefined {
-    return this.groups.get(groupId)?.offsets.get(topic, partition)?.offset;
+    return this.offsetsHolder(groupId)?.offsets.get(topic, partition)?.offset;
+  }
+
+  /** The group holding a group id's offsets: its consumer group, else its classic group. */
+  private offsetsHolder(groupId: string): { readonly groupId: string; readonly offsets: OffsetStore } | undefined {
+    return this.consumerGroups.get(groupId) ?? this.groups.get(groupId);
   }
 
   groupIds(): string[] {
-    return [...this.groups.keys()];
+    return [...this.groups.keys(), ...[...this.consumerGroups.all()].map((g) => g.groupId)];
   }
 
   // ---------------------------------------------------------------- faults (chaos actions)
@@ -948,8 +1024,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    * Dead group.
    */
   setCommittedOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: number }[]): boolean {
-    const group = this.groups.get(groupId);
-    if (!group || group.is('Dead')) return false;
+    const group = this.offsetsHolder(groupId);
+    if (!group || (group instanceof Group && group.is('Dead'))) return false;
     if (offsets.length === 0) return true;
     const previous = new Map(offsets.map((o) => [`${o.topic}\0${o.partition}`, group.offsets.get(o.topic, o.partition)]));
     this.storeOffsets(
@@ -969,6 +1045,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    * (started now), 'already-rebalancing', 'empty' (no members), or 'unknown'.
    */
   forceRebalance(groupId: string): 'rebalancing' | 'already-rebalancing' | 'empty' | 'unknown' {
+    if (this.consumerGroups.has(groupId)) return this.consumerGroups.forceRebalance(groupId);
     const group = this.groups.get(groupId);
     if (!group || group.is('Dead')) return 'unknown';
     if (group.is('PreparingRebalance')) return 'already-rebalancing';
@@ -983,6 +1060,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    * UNKNOWN_MEMBER_ID. False when there is no such member.
    */
   expireMember(groupId: string, memberId: string): boolean {
+    if (this.consumerGroups.has(groupId)) return this.consumerGroups.expireMember(groupId, memberId);
     const group = this.groups.get(groupId);
     if (!group || group.is('Dead') || !group.has(memberId)) return false;
     const member = group.get(memberId);
@@ -993,10 +1071,13 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   }
 
   describe(groupId: string): GroupDescription | undefined {
+    const consumerGroup = this.consumerGroups.get(groupId);
+    if (consumerGroup) return this.describeConsumerGroup(consumerGroup);
     const g = this.groups.get(groupId);
     if (!g) return undefined;
     return {
       groupId,
+      groupType: 'classic',
       state: g.state,
       generationId: g.generationId,
       protocolType: g.protocolType,
@@ -1016,14 +1097,40 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     };
   }
 
+  /** A KIP-848 group in the library's terms: the group epoch as generation, no leader, each member's current assignment by topic name. */
+  private describeConsumerGroup(g: ConsumerGroup): GroupDescription {
+    const named = (a: Assignment): TopicPartitions[] => [...a].map(([id, ps]) => ({ topic: this.cluster.topicById(id)?.name ?? id, partitions: [...ps].sort((x, y) => x - y) }));
+    return {
+      groupId: g.groupId,
+      groupType: 'consumer',
+      state: g.state,
+      generationId: g.groupEpoch,
+      protocolType: 'consumer',
+      protocolName: g.preferredServerAssignor(this.consumerGroups.config['group.consumer.assignors'][0]!),
+      leaderId: null,
+      coordinator: this.coordinatorFor(0, g.groupId),
+      members: [...g.members.values()].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.instanceId,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        sessionTimeoutMs: this.consumerGroups.config['group.consumer.session.timeout.ms'],
+        rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+        assignment: named(m.assignedPartitions),
+      })),
+      offsets: g.offsets.all(),
+    };
+  }
+
   /** Cancels every timer (the cluster is stopping). */
   shutdown(): void {
     for (const g of this.groups.values()) this.cancelTimers(g);
+    this.consumerGroups.shutdown();
   }
 
   /** Forgets every group and its offsets (the control API's reset); parked JoinGroup/SyncGroup requests get NOT_COORDINATOR. Returns how many groups there were. */
   reset(): number {
-    const count = this.groups.size;
+    const count = this.groups.size + this.consumerGroups.reset();
     for (const g of this.groups.values()) if (!g.is('Dead')) this.unload(g);
     this.groups.clear();
     this.zookeeperOffsets.clear();
@@ -1093,10 +1200,11 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
       // Its log held every group and offset.
       for (const g of this.groups.values()) if (!g.is('Dead')) this.unload(g);
       this.groups.clear();
+      this.consumerGroups.reset();
       this.owners.clear();
       return;
     }
     // GroupCoordinator#handleDeletedPartitions.
-    for (const g of this.groups.values()) g.offsets.removeTopic(name);
+    for (const g of [...this.groups.values(), ...this.consumerGroups.all()]) g.offsets.removeTopic(name);
   }
 }

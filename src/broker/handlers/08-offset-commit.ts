@@ -1,4 +1,6 @@
-// OffsetCommit (8), v0-9. Unknown topics and partitions get
+// OffsetCommit (8), v0-9. A KIP-848 group's commit (v9+) carries the member
+// epoch as generation: STALE_MEMBER_EPOCH when it is not the member's, and
+// UNSUPPORTED_VERSION below v9 (ConsumerGroup#validateOffsetCommit). Unknown topics and partitions get
 // UNKNOWN_TOPIC_OR_PARTITION; the rest go to the group coordinator, which
 // checks the member and generation (generation -1 without a member: a
 // groupless consumer, accepted while the group is Empty or absent) and stores
@@ -81,6 +83,7 @@ export default defineHandler(OffsetCommitApi, (req, ctx) => {
         groupInstanceId: req.groupInstanceId,
         generationId: req.generationIdOrMemberEpoch,
         offsets: valid.map((v) => v.offset),
+        apiVersion: version,
       });
       valid.forEach((v, i) => (errors[v.t]![v.p] = results[i]!));
     }

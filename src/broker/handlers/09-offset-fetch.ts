@@ -2,7 +2,9 @@
 // groups, each with its own error), for the listed partitions or, with
 // topics null (v2+), every partition that has one. A partition without an
 // offset, or a group that does not exist, answers offset -1 with no error.
-// No membership check. require_stable (v7+) answers UNSTABLE_OFFSET_COMMIT
+// No membership check, but v9+ may name a member of a KIP-848 group: it must
+// be one at that member epoch (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH; Kafka's
+// ConsumerGroup#validateOffsetFetch). require_stable (v7+) answers UNSTABLE_OFFSET_COMMIT
 // for a partition whose transactional offset is still pending.
 // v0 read ZooKeeper: on the ZooKeeper-era profile the offsets OffsetCommit v0
 // stored (-1 where none, or for an unknown partition), else
@@ -52,18 +54,24 @@ const failed = (topics: readonly Wanted[], error: ErrorName): FetchedOffset[] =>
  * out of an all-topics fetch, and named ones answer TOPIC_AUTHORIZATION_FAILED
  * after the others (handleOffsetFetchRequestFromCoordinator).
  */
-function fetchGroup(ctx: RequestContext, groupId: string, requireStable: boolean, topics: readonly Wanted[] | null): { error: ErrorName; offsets: FetchedOffset[] } {
+function fetchGroup(
+  ctx: RequestContext,
+  groupId: string,
+  requireStable: boolean,
+  topics: readonly Wanted[] | null,
+  member?: { memberId: string | null; memberEpoch: number },
+): { error: ErrorName; offsets: FetchedOffset[] } {
   if (!authorize(ctx, 'DESCRIBE', 'GROUP', groupId)) return { error: 'GROUP_AUTHORIZATION_FAILED', offsets: [] };
   const groups = ctx.cluster.groups;
   if (topics === null) {
-    const r = groups.handleFetchOffsets(ctx.nodeId, groupId, requireStable, null);
+    const r = groups.handleFetchOffsets(ctx.nodeId, groupId, requireStable, null, member);
     if (r.error !== 'NONE' || !ctx.cluster.authorizer) return r;
     const describable = authorizedNames(ctx, 'DESCRIBE', 'TOPIC', r.offsets.map((o) => o.topic));
     return { error: r.error, offsets: r.offsets.filter((o) => describable.has(o.topic)) };
   }
   const describable = authorizedNames(ctx, 'DESCRIBE', 'TOPIC', topics.map((t) => t.name));
   const allowed = topics.filter((t) => describable.has(t.name));
-  const r = groups.handleFetchOffsets(ctx.nodeId, groupId, requireStable, asPartitions(allowed));
+  const r = groups.handleFetchOffsets(ctx.nodeId, groupId, requireStable, asPartitions(allowed), member);
   if (r.error !== 'NONE' || allowed.length === topics.length) return r;
   return { error: r.error, offsets: [...r.offsets, ...failed(topics.filter((t) => !describable.has(t.name)), 'TOPIC_AUTHORIZATION_FAILED')] };
 }
@@ -91,7 +99,7 @@ export default defineHandler(OffsetFetchApi, (req, ctx) => {
     return {
       throttleTimeMs: 0,
       groups: req.groups.map((g) => {
-        const r = fetchGroup(ctx, g.groupId, requireStable, g.topics);
+        const r = fetchGroup(ctx, g.groupId, requireStable, g.topics, version >= 9 ? { memberId: g.memberId, memberEpoch: g.memberEpoch } : undefined);
         return { groupId: g.groupId, errorCode: ErrorCode[r.error], topics: byTopic(r.offsets) };
       }),
     };

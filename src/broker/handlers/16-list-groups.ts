@@ -1,7 +1,8 @@
 // ListGroups (16), v0-5. The groups this node coordinates (clients ask every
 // broker and merge), with their protocol type, state (v4+, filterable by
-// state, case-insensitively) and type "classic" (v5+, filterable by type;
-// any other type finds nothing).
+// state, case-insensitively) and type (v5+, filterable by type): "classic",
+// or "consumer" for KIP-848 groups, whose protocol type is "consumer" and
+// whose states are ConsumerGroup's (Empty, Assigning, Reconciling, Stable).
 import { ListGroupsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';

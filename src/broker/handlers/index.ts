@@ -47,6 +47,8 @@ import describeCluster from './60-describe-cluster.js';
 import describeProducers from './61-describe-producers.js';
 import describeTransactions from './65-describe-transactions.js';
 import listTransactions from './66-list-transactions.js';
+import consumerGroupHeartbeat from './68-consumer-group-heartbeat.js';
+import consumerGroupDescribe from './69-consumer-group-describe.js';
 import describeTopicPartitions from './75-describe-topic-partitions.js';
 
 export const brokerHandlers: readonly ApiHandler[] = [
@@ -96,5 +98,7 @@ export const brokerHandlers: readonly ApiHandler[] = [
   describeProducers,
   describeTransactions,
   listTransactions,
+  consumerGroupHeartbeat,
+  consumerGroupDescribe,
   describeTopicPartitions,
 ];

@@ -49,19 +49,22 @@ export const FEATURES_3_9: BrokerFeatures = {
 //   >= 2); TV_1 changes only the transaction log's record version
 //   (TransactionVersion#transactionLogValueVersion), which kafkaesque keeps
 //   no log for, so 1 is supported and finalized;
-// - group.version 1 (GV_1) is KIP-848's consumer group protocol;
+// - group.version 1 (GV_1) is KIP-848's consumer group protocol, served
+//   (groups/consumer-group-coordinator.ts) and finalized at 1, as a default
+//   4.x cluster is (GroupVersion.LATEST_PRODUCTION);
 // - share.version 1-2 are share groups (KIP-932);
 // - streams.version 1 is the Streams rebalance protocol (KIP-1071);
 // - eligible.leader.replicas.version 1 is KIP-966's ELR (leader election
 //   and DescribeTopicPartitions' eligible leaders), which kafkaesque does not model.
 const TRANSACTION_VERSION_1: FeatureRange = { name: 'transaction.version', min: 0, max: 1 };
-const GROUP_VERSION_0: FeatureRange = { name: 'group.version', min: 0, max: 0 };
+const GROUP_VERSION_1: FeatureRange = { name: 'group.version', min: 0, max: 1 };
 const ELR_VERSION_0: FeatureRange = { name: 'eligible.leader.replicas.version', min: 0, max: 0 };
 
 /** 4.0.0: metadata.version 3.3-IV3 (7) to 4.0-IV3 (25), finalized at 25. */
 export const FEATURES_4_0: BrokerFeatures = {
-  supported: [GROUP_VERSION_0, KRAFT_VERSION_0, { name: 'metadata.version', min: 7, max: 25 }, TRANSACTION_VERSION_1, ELR_VERSION_0],
+  supported: [GROUP_VERSION_1, KRAFT_VERSION_0, { name: 'metadata.version', min: 7, max: 25 }, TRANSACTION_VERSION_1, ELR_VERSION_0],
   finalized: [
+    ['group.version', 1],
     ['transaction.version', 1],
     ['metadata.version', 25],
   ],
@@ -70,7 +73,7 @@ export const FEATURES_4_0: BrokerFeatures = {
 /** 4.4.0: metadata.version 3.3-IV3 (7) to 4.4-IV2 (33), finalized at 33. */
 export const FEATURES_4_4: BrokerFeatures = {
   supported: [
-    GROUP_VERSION_0,
+    GROUP_VERSION_1,
     KRAFT_VERSION_0,
     { name: 'metadata.version', min: 7, max: 33 },
     { name: 'share.version', min: 0, max: 0 },
@@ -79,6 +82,7 @@ export const FEATURES_4_4: BrokerFeatures = {
     ELR_VERSION_0,
   ],
   finalized: [
+    ['group.version', 1],
     ['transaction.version', 1],
     ['metadata.version', 33],
   ],

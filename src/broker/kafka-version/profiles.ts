@@ -85,13 +85,22 @@ const ZOOKEEPER_2_8: KafkaVersionProfile = {
   brokerConfigsRemoved: ['process.roles', 'node.id'],
 };
 
+// KIP-848 in 3.9 is a preview a default broker does not serve: ApiVersions
+// leaves ConsumerGroupHeartbeat and ConsumerGroupDescribe out unless
+// group.coordinator.rebalance.protocols names "consumer"
+// (ApiVersionManager, GroupCoordinatorConfig, 3.9). A cap below 0 serves no version.
+const KIP_848_OFF: ReadonlyMap<number, number> = new Map([
+  [68, -1], // ConsumerGroupHeartbeat
+  [69, -1], // ConsumerGroupDescribe
+]);
+
 const KRAFT_3_9: KafkaVersionProfile = {
   name: '3.9',
   release: '3.9.0',
   metadataMode: 'kraft',
   ranges: table(ranges39),
   advertisedMin: new Map(),
-  versionCaps: new Map(),
+  versionCaps: KIP_848_OFF,
   features: FEATURES_3_9,
   // AutoTopicCreationManager#sendCreateTopicRequest (3.9): forwarded to the controller.
   autoCreatedTopicError: 'UNKNOWN_TOPIC_OR_PARTITION',

@@ -161,7 +161,7 @@ func (m *member) snapshot() ([]int, []compat.Record, error) {
 }
 
 // group runs two members; serverSide is KIP-848's protocol (consumer-group),
-// which kafkaesque does not serve yet.
+// served on the 4.x profiles.
 func group(a compat.Args, out compat.Out, deadline time.Time, serverSide bool) {
 	members := []*member{{name: "a", assigned: map[int32]bool{}}, {name: "b", assigned: map[int32]bool{}}}
 	ctx, cancel := withDeadline(deadline)
