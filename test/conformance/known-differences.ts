@@ -18,6 +18,9 @@ export const KNOWN_DIFFERENCES: readonly (readonly [pattern: string, reason: str
   ['* / *ApiVersions v* / apiKeys.*', NOT_YET_SERVED, (d) => d.kafkaesque === undefined],
   ['* / *ApiVersions v* / apiKeys.*.maxVersion', NOT_YET_SERVED, (d) => typeof d.kafka === 'number' && typeof d.kafkaesque === 'number' && d.kafkaesque < d.kafka],
   ['capture-* / *ListGroups v* / groups*', 'Kafka 3.9\'s classic GroupCoordinator stops listing a group some seconds after it empties (members gone at their rebalance or session timeout, no offsets); kafkaesque\'s 3.9 profile lists it on, as 4.0\'s coordinator does. Seen only in the 3.9.1 run; not yet traced in GroupCoordinator.scala'],
+  // The same vanishing, seen later in a replay: a CI-like run on 2026-12-02 had Kafka 3.9.1 answer the capture's
+  // DeleteGroups GROUP_ID_NOT_FOUND (the group already gone) in one run of three; only that answer is covered.
+  ['capture-* / *DeleteGroups v* / results*.errorCode', 'Kafka 3.9\'s classic GroupCoordinator drops a group some seconds after it empties (as in the ListGroups row), so a replay\'s DeleteGroups may find it gone (GROUP_ID_NOT_FOUND) where kafkaesque still deletes it; seen in one 3.9.1 run of three, not yet traced in GroupCoordinator.scala', (d) => d.kafka === 69 && d.kafkaesque === 0],
   ['* / *ApiVersions v* / supportedFeatures*', 'the feature levels kafkaesque does not implement are capped (docs/protocol.md#finalized-features): transaction.version at 1, since level 2 makes a 4.x client use KIP-890 part 2 (EndTxn v5, an epoch bump per transaction)'],
   ['* / *ApiVersions v* / finalizedFeatures*', 'the finalized levels carry the same caps (see supportedFeatures), and their epoch is a fixed 0: Kafka answers the offset of the metadata log record that set them, a log kafkaesque does not keep'],
 ];
