@@ -45,15 +45,20 @@ test('rebalance with evictSender on ConsumerGroupHeartbeat: the sender is fenced
   expect(await join('chaos-g2', 'm2')).toMatchObject({ errorCode: 0, memberEpoch: 3 });
 });
 
+/** OffsetCommit v9 of one offset of topic t, as a KIP-848 member at its epoch. */
+function commitV9(groupId: string, memberId: string, memberEpoch: number, partitionIndex: number, committedOffset: number) {
+  return c.request(ApiKey.OffsetCommit, 9, {
+    groupId,
+    generationIdOrMemberEpoch: memberEpoch,
+    memberId,
+    groupInstanceId: null,
+    topics: [{ name: 't', partitions: [{ partitionIndex, committedOffset, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+  });
+}
+
 test('rewind: the committed offsets move back and every member is fenced; the rejoining member starts from the rewound offset', async () => {
   const joined = await join('chaos-g3', 'm3');
-  const commit = await c.request(ApiKey.OffsetCommit, 9, {
-    groupId: 'chaos-g3',
-    generationIdOrMemberEpoch: joined.memberEpoch,
-    memberId: 'm3',
-    groupInstanceId: null,
-    topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 5, committedLeaderEpoch: -1, committedMetadata: '' }] }],
-  });
+  const commit = await commitV9('chaos-g3', 'm3', joined.memberEpoch, 0, 5);
   expect(commit.topics[0].partitions[0].errorCode).toBe(0);
   const rule = kafka.chaos.addRule({ match: { api: 'ConsumerGroupHeartbeat', groupId: 'chaos-g3' }, trigger: { type: 'nth', n: 1 }, action: { type: 'rewind', to: 'earliest' } });
   expect((await beat('chaos-g3', 'm3', 1)).errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
@@ -68,13 +73,7 @@ test('rewind: the committed offsets move back and every member is fenced; the re
 test('the redelivery preset: a KIP-848 member\'s first OffsetCommit (v9) finds it evicted; the broker answers UNKNOWN_MEMBER_ID and stores nothing', async () => {
   const joined = await join('chaos-g4', 'm4');
   const rules = applyPreset(kafka.chaos, resolvePreset({ name: 'redelivery', params: { group: 'chaos-g4' } }));
-  const commit = await c.request(ApiKey.OffsetCommit, 9, {
-    groupId: 'chaos-g4',
-    generationIdOrMemberEpoch: joined.memberEpoch,
-    memberId: 'm4',
-    groupInstanceId: null,
-    topics: [{ name: 't', partitions: [{ partitionIndex: 1, committedOffset: 9, committedLeaderEpoch: -1, committedMetadata: '' }] }],
-  });
+  const commit = await commitV9('chaos-g4', 'm4', joined.memberEpoch, 1, 9);
   expect(commit.topics[0].partitions[0].errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
   expect(kafka.cluster.groups.committedOffset('chaos-g4', 't', 1)).toBeUndefined();
   for (const r of rules) kafka.chaos.removeRule(r.id);
