@@ -21,6 +21,7 @@ const builders = new Map<number, Builder>([
   [ApiKey.Produce, (req, errorCode) => ({
     responses: req.topicData.map((t: AnyBody) => ({
       name: t.name,
+      topicId: t.topicId,
       partitionResponses: perPartition(t.partitionData, (p: AnyBody) => ({ index: p.index, errorCode, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1 })),
     })),
   })],
@@ -47,7 +48,7 @@ const builders = new Map<number, Builder>([
     topics: (req.topics ?? []).map((t: AnyBody) => ({ name: t.name ?? '', topicId: t.topicId, errorCode, isInternal: false, partitions: [] })),
   })],
   [ApiKey.OffsetCommit, (req, errorCode) => ({
-    topics: req.topics.map((t: AnyBody) => ({ name: t.name, partitions: perPartition(t.partitions, (p: AnyBody) => ({ partitionIndex: p.partitionIndex, errorCode })) })),
+    topics: req.topics.map((t: AnyBody) => ({ name: t.name, topicId: t.topicId, partitions: perPartition(t.partitions, (p: AnyBody) => ({ partitionIndex: p.partitionIndex, errorCode })) })),
   })],
   [ApiKey.OffsetFetch, (req, errorCode, v) => {
     if (v >= 8) return { groups: req.groups.map((g: AnyBody) => ({ groupId: g.groupId, errorCode, topics: [] })) };
@@ -110,7 +111,7 @@ const builders = new Map<number, Builder>([
     })),
   })],
   [ApiKey.TxnOffsetCommit, (req, errorCode) => ({
-    topics: req.topics.map((t: AnyBody) => ({ name: t.name, partitions: perPartition(t.partitions, (p: AnyBody) => ({ partitionIndex: p.partitionIndex, errorCode })) })),
+    topics: req.topics.map((t: AnyBody) => ({ name: t.name, topicId: t.topicId, partitions: perPartition(t.partitions, (p: AnyBody) => ({ partitionIndex: p.partitionIndex, errorCode })) })),
   })],
   [ApiKey.DescribeConfigs, (req, errorCode) => ({
     results: req.resources.map((r: AnyBody) => ({ errorCode, resourceType: r.resourceType, resourceName: r.resourceName, configs: [] })),

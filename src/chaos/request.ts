@@ -33,7 +33,7 @@ export class ProxiedRequest {
     /** The broker node the client sent it to. */
     readonly nodeId: number,
     readonly connectionId: number,
-    /** Topic ids to names, for Fetch v13+ (which names topics by id). */
+    /** Topic ids to names, for the versions that name topics by id (Fetch v13+, Produce v13+, OffsetCommit/OffsetFetch v10+, TxnOffsetCommit v6+). */
     private readonly topicName: (topicId: string) => string | undefined = () => undefined,
   ) {}
 
@@ -97,7 +97,7 @@ export function requestScope(apiKey: number, body: unknown, topicName: (id: stri
   switch (apiKey) {
     case ApiKey.Produce:
       txn(b.transactionalId);
-      for (const t of b.topicData) topic(t.name, t.partitionData.map((p: AnyBody) => p.index));
+      for (const t of b.topicData) topic(t.name || topicName(t.topicId), t.partitionData.map((p: AnyBody) => p.index));
       break;
     case ApiKey.Fetch:
       for (const t of b.topics) topic(t.topic || topicName(t.topicId), t.partitions.map((p: AnyBody) => p.partition));
@@ -112,19 +112,19 @@ export function requestScope(apiKey: number, body: unknown, topicName: (id: stri
     case ApiKey.OffsetCommit:
     case ApiKey.OffsetDelete:
       group(b.groupId);
-      for (const t of b.topics) topic(t.name, t.partitions.map((p: AnyBody) => p.partitionIndex));
+      for (const t of b.topics) topic(t.name || topicName(t.topicId), t.partitions.map((p: AnyBody) => p.partitionIndex));
       break;
     case ApiKey.TxnOffsetCommit:
       txn(b.transactionalId);
       group(b.groupId);
-      for (const t of b.topics) topic(t.name, t.partitions.map((p: AnyBody) => p.partitionIndex));
+      for (const t of b.topics) topic(t.name || topicName(t.topicId), t.partitions.map((p: AnyBody) => p.partitionIndex));
       break;
     case ApiKey.OffsetFetch:
       group(b.groupId);
       for (const t of b.topics ?? []) topic(t.name, t.partitionIndexes);
       for (const g of b.groups) {
         group(g.groupId);
-        for (const t of g.topics ?? []) topic(t.name, t.partitionIndexes);
+        for (const t of g.topics ?? []) topic(t.name || topicName(t.topicId), t.partitionIndexes);
       }
       break;
     case ApiKey.FindCoordinator: {

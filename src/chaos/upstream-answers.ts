@@ -9,11 +9,11 @@
 //   Produce v10+      nodeEndpoints (KIP-951: the new leader, with NOT_LEADER_OR_FOLLOWER)
 //   Fetch v16+        nodeEndpoints (the same)
 //
-// Metadata also tells the proxy the topic ids (Fetch v13+ names topics by
-// id) and the cluster id and controller, for the control API.
+// Metadata also tells the proxy the topic ids (Fetch and Produce v13+ name
+// topics by id) and the cluster id and controller, for the control API.
 //
 // ApiVersions answers are capped to the versions these codecs know (Kafka
-// 3.9's schemas): a newer upstream could otherwise lead a client to a
+// 3.9's and 4.4's schemas): a newer upstream could otherwise lead a client to a
 // Metadata or FindCoordinator version the proxy cannot rewrite, and a rule
 // to a request it cannot read.
 import { ApiKey, apiSchemas } from '../protocol/messages/index.js';

@@ -555,7 +555,7 @@ const txnOffsets: Sequence = {
         transactionalId: id,
         groupId: group,
         ...p,
-        generationId: -1,
+        generationIdOrMemberEpoch: -1,
         memberId: '',
         groupInstanceId: null,
         topics: [{ name: topic, partitions: [{ partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: null }] }],

@@ -4,9 +4,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The repo's copy of Kafka 3.9's schemas (protocol/kafka-3.9/, vendored from
-// the project's ../shared/kafka-protocol), or $KAFKA_SCHEMAS_DIR.
-export const schemasDir = process.env.KAFKA_SCHEMAS_DIR ?? fileURLToPath(new URL('../../protocol/kafka-3.9/schemas', import.meta.url));
+// The repo's copies of Kafka 3.9's and 4.4's schemas (protocol/kafka-3.9/ and
+// protocol/kafka-4.4/): the codecs are generated from their union.
+export const olderSchemasDir = fileURLToPath(new URL('../../protocol/kafka-3.9/schemas', import.meta.url));
+export const newerSchemasDir = fileURLToPath(new URL('../../protocol/kafka-4.4/schemas', import.meta.url));
 
 export interface FieldSpec {
   name: string;
@@ -30,10 +31,25 @@ export interface MessageSpec {
   commonStructs?: { name: string; fields: FieldSpec[] }[];
 }
 
-export function loadSchemas(): MessageSpec[] {
-  return readdirSync(schemasDir)
+export function loadSchemas(dir: string): MessageSpec[] {
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(schemasDir, f), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as MessageSpec);
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as MessageSpec);
+}
+
+/**
+ * Fields 4.4 renamed with their wire form unchanged, by message: the 3.9
+ * name -> the 4.4 name, which the codecs use.
+ */
+export const RENAMED_FIELDS: Record<string, Record<string, string>> = {
+  TxnOffsetCommitRequest: { generationId: 'generationIdOrMemberEpoch' },
+};
+
+/** A 3.9 sample with the 4.4 names the codecs use. */
+export function withNewerNames(spec: MessageSpec, sample: Record<string, unknown>): Record<string, unknown> {
+  const renames = RENAMED_FIELDS[spec.name];
+  if (!renames) return sample;
+  return Object.fromEntries(Object.entries(sample).map(([k, x]) => [renames[k] ?? k, x]));
 }
 
 export function inRange(range: string | undefined, v: number): boolean {

@@ -449,6 +449,8 @@ export class ConsumerGroupCoordinator {
       assignorName: group.preferredServerAssignor(this.config['group.consumer.assignors'][0]!),
       members: [...group.members.values()].map((m) => ({
         memberId: m.memberId,
+        // v1+ (ConsumerGroupMember#asConsumerGroupDescribeMember): 1 is a consumer-protocol member, 0 a classic one.
+        memberType: 1,
         instanceId: m.instanceId,
         rackId: m.rackId,
         memberEpoch: m.memberEpoch,

@@ -53,6 +53,7 @@ function offsetOfMaxTimestamp(p: Partition, bound: number): Found | null {
   return best;
 }
 
+// Served up to v9: v10 (KIP-1075) and v11 (KIP-1023) are in the codecs, not served yet.
 export default defineHandler(ListOffsetsApi, (req, ctx) => {
   const version = ctx.apiVersion;
   const readCommitted = version >= 2 && req.isolationLevel === 1;
@@ -101,4 +102,4 @@ export default defineHandler(ListOffsetsApi, (req, ctx) => {
       };
     }),
   };
-});
+}, { max: 9 });

@@ -89,6 +89,7 @@ const fromZooKeeper = (cluster: Cluster, groupId: string, topics: readonly Wante
     })),
   );
 
+// Served up to v9: v10 (topic ids, KIP-848) is in the codecs, not served yet.
 export default defineHandler(OffsetFetchApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
@@ -107,4 +108,4 @@ export default defineHandler(OffsetFetchApi, (req, ctx) => {
   const r = fetchGroup(ctx, req.groupId, requireStable, req.topics);
   if (version === 1 && r.error !== 'NONE') return { throttleTimeMs: 0, topics: byTopic(failed(req.topics ?? [], r.error)) };
   return { throttleTimeMs: 0, errorCode: ErrorCode[r.error], topics: byTopic(r.offsets) };
-});
+}, { max: 9 });

@@ -8,6 +8,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizedOperations } from './authorize.js';
 
+// Served up to v5: v6 (an error message per group) is in the codecs, not served yet.
 export default defineHandler(DescribeGroupsApi, (req, ctx) => ({
   throttleTimeMs: 0,
   groups: req.groups.map((groupId) => {
@@ -31,4 +32,4 @@ export default defineHandler(DescribeGroupsApi, (req, ctx) => ({
       authorizedOperations: ctx.apiVersion >= 3 && req.includeAuthorizedOperations ? authorizedOperations(ctx, 'GROUP', groupId) : AUTHORIZED_OPERATIONS_OMITTED,
     };
   }),
-}));
+}), { max: 5 });

@@ -11,9 +11,10 @@ import { defineHandler } from './handler.js';
 /** KIP-511: client software name and version must look like this. */
 const SOFTWARE_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
+// Served up to v4: v5 (cluster and node id checks, KIP-1242) is in the codecs, not served yet.
 export default defineHandler(ApiVersionsApi, (req, ctx) => {
   if (ctx.apiVersion >= 3 && !(SOFTWARE_PATTERN.test(req.clientSoftwareName) && SOFTWARE_PATTERN.test(req.clientSoftwareVersion))) {
     return { errorCode: ErrorCode.INVALID_REQUEST, apiKeys: [] };
   }
   return { errorCode: ErrorCode.NONE, apiKeys: ctx.supportedApis(), throttleTimeMs: 0, ...apiVersionsFeatures(ctx.cluster.profile.features, ctx.apiVersion) };
-});
+}, { max: 4 });

@@ -9,6 +9,7 @@ import { defineHandler } from './handler.js';
 import { authorize, authorizeByResourceType, authorizeCluster } from './authorize.js';
 import { fencedAs, notTxnCoordinator } from './txn-shared.js';
 
+// Served up to v5: v6 (two-phase commit, KIP-939) is in the codecs, not served yet.
 export default defineHandler(InitProducerIdApi, (req, ctx) => {
   // KafkaApis.handleInitProducerIdRequest: WRITE on the transactional id; an idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on some topic (KIP-679).
   const refused = (error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' | 'CLUSTER_AUTHORIZATION_FAILED') => ({ throttleTimeMs: 0, errorCode: ErrorCode[error], producerId: -1, producerEpoch: -1 });
@@ -21,4 +22,4 @@ export default defineHandler(InitProducerIdApi, (req, ctx) => {
   }
   const r = ctx.cluster.transactions.initProducerId(req.transactionalId, req.transactionTimeoutMs, req.producerId, req.producerEpoch);
   return { throttleTimeMs: 0, errorCode: ErrorCode[fencedAs(r.error, ctx.apiVersion, 4)], producerId: r.producerId, producerEpoch: r.producerEpoch };
-});
+}, { max: 5 });

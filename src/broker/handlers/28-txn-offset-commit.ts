@@ -11,10 +11,11 @@ import { GROUP_METADATA_TOPIC, partitionFor } from '../coordinators.js';
 import { defineHandler } from './handler.js';
 import { authorize, authorizedNames } from './authorize.js';
 
+// Served up to v4: v5 (transactions v2) and v6 (topic ids) are in the codecs, not served yet.
 export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
-  const memberError = () => (version >= 3 ? cluster.groups.validateTxnOffsetCommitMember(req.groupId, req.memberId, req.generationId, req.groupInstanceId) : 'NONE');
+  const memberError = () => (version >= 3 ? cluster.groups.validateTxnOffsetCommitMember(req.groupId, req.memberId, req.generationIdOrMemberEpoch, req.groupInstanceId) : 'NONE');
   const groupError = (): ErrorName => {
     const status = cluster.groups.groupStatus(req.groupId, 'TxnOffsetCommit', ctx.nodeId);
     if (status) return status;
@@ -65,4 +66,4 @@ export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
       })),
     })),
   };
-});
+}, { max: 4 });

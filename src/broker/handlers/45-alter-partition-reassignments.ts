@@ -11,6 +11,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { alterPartitionReassignment } from '../reassignments.js';
 import { defineHandler } from './handler.js';
 
+// Served up to v0: v1 (AllowReplicationFactorChange) is in the codecs, not served yet.
 export default defineHandler(AlterPartitionReassignmentsApi, (req, ctx) => ({
   throttleTimeMs: 0,
   errorCode: ErrorCode.NONE,
@@ -22,4 +23,4 @@ export default defineHandler(AlterPartitionReassignmentsApi, (req, ctx) => ({
       return { partitionIndex: p.partitionIndex, errorCode: ErrorCode[r.error], errorMessage: r.error === 'NONE' ? null : r.message };
     }),
   })),
-}));
+}), { max: 0 });

@@ -15,6 +15,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
 import { authorize, authorizedNames } from './authorize.js';
 
+// Served up to v0: v1 (regex subscriptions, client-made member ids) is in the codecs, not served yet.
 export default defineHandler(ConsumerGroupHeartbeatApi, (req, ctx) => {
   const failed = (errorCode: number) => ({ throttleTimeMs: 0, errorCode, errorMessage: null, memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null });
   if (!authorize(ctx, 'READ', 'GROUP', req.groupId)) return failed(ErrorCode.GROUP_AUTHORIZATION_FAILED);
@@ -28,6 +29,7 @@ export default defineHandler(ConsumerGroupHeartbeatApi, (req, ctx) => {
     rackId: req.rackId,
     rebalanceTimeoutMs: req.rebalanceTimeoutMs,
     subscribedTopicNames: req.subscribedTopicNames,
+    subscribedTopicRegex: req.subscribedTopicRegex,
     serverAssignor: req.serverAssignor,
     topicPartitions: req.topicPartitions,
     clientId: ctx.clientId ?? '',
@@ -43,4 +45,4 @@ export default defineHandler(ConsumerGroupHeartbeatApi, (req, ctx) => {
     heartbeatIntervalMs: r.heartbeatIntervalMs,
     assignment: r.assignment === null ? null : { topicPartitions: r.assignment },
   };
-});
+}, { max: 0 });

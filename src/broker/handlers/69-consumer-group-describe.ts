@@ -11,6 +11,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizedOperations } from './authorize.js';
 
+// Served up to v0: v1 (the member type) is in the codecs, not served yet.
 export default defineHandler(ConsumerGroupDescribeApi, (req, ctx) => ({
   throttleTimeMs: 0,
   groups: req.groupIds.map((groupId) => {
@@ -24,4 +25,4 @@ export default defineHandler(ConsumerGroupDescribeApi, (req, ctx) => ({
       authorizedOperations: error === 'NONE' && req.includeAuthorizedOperations ? authorizedOperations(ctx, 'GROUP', groupId) : AUTHORIZED_OPERATIONS_OMITTED,
     };
   }),
-}));
+}), { max: 0 });

@@ -4,6 +4,7 @@
 import { startCluster, type RunningCluster } from '../../../src/index.js';
 import { ApiKey } from '../../../src/protocol/messages/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
+import { ZERO_UUID } from '../../../src/protocol/primitives.js';
 import { partitionFor } from '../../../src/broker/coordinators.js';
 import { WireClient } from '../../support/wire-client.js';
 import { assignment, subscription } from './driver.js';
@@ -117,7 +118,7 @@ test('every group API answers NOT_COORDINATOR on a node that does not coordinate
   expect((await e.request(ApiKey.OffsetFetch, 5, { groupId: 'nc', topics: null })).errorCode).toBe(ErrorCode.NOT_COORDINATOR);
   expect((await e.request(ApiKey.OffsetFetch, 8, { groups: [{ groupId: 'nc', topics: null }] })).groups[0]).toMatchObject({ groupId: 'nc', errorCode: ErrorCode.NOT_COORDINATOR, topics: [] });
   expect((await e.request(ApiKey.DescribeGroups, 5, { groups: ['nc'] })).groups[0]).toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR, groupState: '', members: [] });
-  expect((await e.request(ApiKey.DeleteGroups, 2, { groupsNames: ['nc'] })).results).toEqual([{ groupId: 'nc', errorCode: ErrorCode.NOT_COORDINATOR }]);
+  expect((await e.request(ApiKey.DeleteGroups, 2, { groupsNames: ['nc'] })).results).toEqual([{ groupId: 'nc', errorCode: ErrorCode.NOT_COORDINATOR, errorMessage: null }]);
   expect((await e.request(ApiKey.OffsetDelete, 0, { groupId: 'nc', topics: [] })).errorCode).toBe(ErrorCode.NOT_COORDINATOR);
   expect((await e.request(ApiKey.ListGroups, 4, { statesFilter: [] })).groups.map((g: any) => g.groupId)).not.toContain('nc');
   expect((await at.request(ApiKey.ListGroups, 4, { statesFilter: [] })).groups).toContainEqual({ groupId: 'nc', protocolType: 'consumer', groupState: 'Stable', groupType: '' });
@@ -227,7 +228,7 @@ describe('OffsetCommit, OffsetFetch, OffsetDelete', () => {
     kafka.cluster.groups.completePendingTxnOffsets(77, false);
     const v8 = await at.request(ApiKey.OffsetFetch, 8, { groups: [{ groupId: 'of', topics: [{ name: 'u', partitionIndexes: [0] }] }, { groupId: 'no-such-group', topics: null }], requireStable: true });
     expect(v8.groups).toEqual([
-      { groupId: 'of', errorCode: 0, topics: [{ name: 'u', partitions: [{ partitionIndex: 0, committedOffset: 6, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }] }] },
+      { groupId: 'of', errorCode: 0, topics: [{ name: 'u', topicId: ZERO_UUID, partitions: [{ partitionIndex: 0, committedOffset: 6, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }] }] },
       { groupId: 'no-such-group', errorCode: kafka.cluster.groups.coordinatorFor(0, 'no-such-group') === kafka.cluster.groups.coordinatorFor(0, 'of') ? 0 : ErrorCode.NOT_COORDINATOR, topics: [] },
     ]);
   });
@@ -256,6 +257,7 @@ describe('DescribeGroups, ListGroups, DeleteGroups', () => {
     const res = await at.request(ApiKey.DescribeGroups, 5, { groups: ['dg', 'dg-unknown'], includeAuthorizedOperations: true });
     expect(res.groups[0]).toEqual({
       errorCode: 0,
+      errorMessage: null,
       groupId: 'dg',
       groupState: 'Stable',
       protocolType: 'consumer',
@@ -295,10 +297,10 @@ describe('DescribeGroups, ListGroups, DeleteGroups', () => {
   test('DeleteGroups: NON_EMPTY_GROUP while members remain, then deleted, then GROUP_ID_NOT_FOUND', async () => {
     const { at } = await around('del');
     const member = await stableGroup(at, 'del');
-    expect((await at.request(ApiKey.DeleteGroups, 2, { groupsNames: ['del', 'del'] })).results).toEqual([{ groupId: 'del', errorCode: ErrorCode.NON_EMPTY_GROUP }]);
+    expect((await at.request(ApiKey.DeleteGroups, 2, { groupsNames: ['del', 'del'] })).results).toEqual([{ groupId: 'del', errorCode: ErrorCode.NON_EMPTY_GROUP, errorMessage: null }]);
     await at.request(ApiKey.LeaveGroup, 3, { groupId: 'del', members: [{ memberId: member }] });
-    expect((await at.request(ApiKey.DeleteGroups, 0, { groupsNames: ['del'] })).results).toEqual([{ groupId: 'del', errorCode: 0 }]);
-    expect((await at.request(ApiKey.DeleteGroups, 1, { groupsNames: ['del'] })).results).toEqual([{ groupId: 'del', errorCode: ErrorCode.GROUP_ID_NOT_FOUND }]);
+    expect((await at.request(ApiKey.DeleteGroups, 0, { groupsNames: ['del'] })).results).toEqual([{ groupId: 'del', errorCode: 0, errorMessage: null }]);
+    expect((await at.request(ApiKey.DeleteGroups, 1, { groupsNames: ['del'] })).results).toEqual([{ groupId: 'del', errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: null }]);
   });
 });
 
