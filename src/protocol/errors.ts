@@ -44,6 +44,11 @@ const table = [
   [113, 'STALE_MEMBER_EPOCH', false], [114, 'MISMATCHED_ENDPOINT_TYPE', false], [115, 'UNSUPPORTED_ENDPOINT_TYPE', false],
   [116, 'UNKNOWN_CONTROLLER_ID', false], [117, 'UNKNOWN_SUBSCRIPTION_ID', false], [118, 'TELEMETRY_TOO_LARGE', false],
   [119, 'INVALID_REGISTRATION', false], [120, 'TRANSACTION_ABORTABLE', false],
+  // Kafka 4.x (Errors.java of 4.4.0).
+  [121, 'INVALID_RECORD_STATE', false], [122, 'SHARE_SESSION_NOT_FOUND', true], [123, 'INVALID_SHARE_SESSION_EPOCH', true],
+  [124, 'FENCED_STATE_EPOCH', false], [125, 'INVALID_VOTER_KEY', false], [126, 'DUPLICATE_VOTER', false],
+  [127, 'VOTER_NOT_FOUND', false], [128, 'INVALID_REGULAR_EXPRESSION', false], [129, 'REBOOTSTRAP_REQUIRED', false],
+  [130, 'STREAMS_INVALID_TOPOLOGY', false], [131, 'STREAMS_INVALID_TOPOLOGY_EPOCH', false], [132, 'STREAMS_TOPOLOGY_FENCED', false],
 ] as const;
 
 export type ErrorName = (typeof table)[number][1];

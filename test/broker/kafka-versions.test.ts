@@ -81,7 +81,7 @@ describe('ApiVersions per profile', () => {
     expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
   });
 
-  test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), KIP-848 at v0, and no share-group or Streams-group API', async () => {
+  test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), KIP-848 at v0-1, and no share-group or Streams-group API', async () => {
     const r = await apiVersions('4.4');
     expect(r.get(ApiKey.Produce)).toEqual([0, 11]);
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
@@ -89,10 +89,10 @@ describe('ApiVersions per profile', () => {
     // 4.0.0 had removed them (KIP-896); 4.0.1 gave them back (KAFKA-19444), and the 4.0 profile is 4.0.2's.
     expect((await apiVersions('4.0')).get(ApiKey.JoinGroup)).toEqual([0, 9]);
     for (const key of [76, 77, 78, 79, 88, 89, 90]) expect([key, r.get(key)]).toEqual([key, undefined]);
-    // ConsumerGroupHeartbeat and ConsumerGroupDescribe: v0 (v1 needs 4.x codecs) on 4.x; 3.9's default broker leaves them out.
+    // ConsumerGroupHeartbeat and ConsumerGroupDescribe: v0-1 on 4.x, as 4.0.2 and 4.4.0 serve them; 3.9's default broker leaves them out.
     for (const v of ['4.0', '4.4']) {
       const served = await apiVersions(v);
-      expect([v, served.get(68), served.get(69)]).toEqual([v, [0, 0], [0, 0]]);
+      expect([v, served.get(68), served.get(69)]).toEqual([v, [0, 1], [0, 1]]);
     }
     const r39 = await apiVersions('3.9');
     expect([r39.get(68), r39.get(69)]).toEqual([undefined, undefined]);

@@ -191,8 +191,6 @@ export const clientSpecs: ClientSpec[] = [
     missing: () => (venvVersion('confluent-kafka') ? null : `confluent-kafka is not in test/clients/.venv: ${hint}`),
     command: () => [venvPython, [clients('rdkafka_compat.py')]],
     unsupported: {},
-    // Its cgrp refuses a coordinator without v1 ("ConsumerGroupHeartbeatRequest not supported by broker"); v1 adds SubscribedTopicRegex, which the 3.9-generated codecs lack.
-    notServed: { 'consumer-group': 'librdkafka 2.16 asks for ConsumerGroupHeartbeat v1 (KIP-848 with regex subscriptions); kafkaesque serves v0 until its codecs include 4.x\'s schemas (docs/unsupported.md)' },
     notes: 'The same driver as the old librdkafka row (rdkafka_compat.py), on the librdkafka that the PyPI wheel bundles.',
   },
   {

@@ -649,6 +649,42 @@ const consumerGroup: Sequence = {
   },
 };
 
+const consumerGroupRegex: Sequence = {
+  id: 'consumer-group-regex',
+  title: 'KIP-848 v1: client-made member ids and regex subscriptions',
+  rules:
+    'ConsumerGroupHeartbeat v1 (4.x only): an empty member id is INVALID_REQUEST (KIP-1082); an invalid SubscribedTopicRegex is INVALID_REGULAR_EXPRESSION; a member subscribed by regex joins at epoch 1 with nothing assigned, the coordinator resolves the regex after answering and bumps the group epoch, and the next heartbeat gets the matching topics; ConsumerGroupDescribe v1 shows the regex and the member type',
+  async run(s) {
+    if (!/^4\./.test(process.env.KAFKAESQUE_CONFORMANCE_VERSION ?? '')) return;
+    const topic = 'conf-cgr-orders';
+    const group = 'conf-cgr-group';
+    await createTopic(s, topic, 2);
+    await findCoordinator(s, group, 0);
+    const hb = (memberId: string, memberEpoch: number, regex: string | null) => ({
+      groupId: group,
+      memberId,
+      memberEpoch,
+      instanceId: null,
+      rackId: null,
+      rebalanceTimeoutMs: memberEpoch === 0 ? 30_000 : -1,
+      subscribedTopicNames: null,
+      subscribedTopicRegex: regex,
+      serverAssignor: null,
+      topicPartitions: memberEpoch === 0 ? [] : null,
+    });
+    const step = (label: string, body: unknown) => s.step(label, ApiKey.ConsumerGroupHeartbeat, 1, body);
+    await step('v1: joining without a member id', hb('', 0, 'conf-cgr-.*'));
+    await s.settled('v1: an invalid regex', ApiKey.ConsumerGroupHeartbeat, 1, hb('conf-cgr-a', 0, '(conf'), ['COORDINATOR_LOAD_IN_PROGRESS', 'NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE']);
+    await step('v1: a lookahead (not RE2 syntax)', hb('conf-cgr-a', 0, '(?=conf)conf-cgr-.*'));
+    await step('v1: joining with a regex (not resolved yet: nothing assigned)', hb('conf-cgr-a', 0, 'conf-cgr-.*'));
+    // The coordinator resolves the regex on its executor after answering.
+    await new Promise((r) => setTimeout(r, 500));
+    await step('the next heartbeat, the regex resolved: its topic at a new epoch', hb('conf-cgr-a', 1, null));
+    await s.step('ConsumerGroupDescribe v1', ApiKey.ConsumerGroupDescribe, 1, { groupIds: [group], includeAuthorizedOperations: false });
+    await step('the member leaves (-1)', { ...hb('conf-cgr-a', -1, null), topicPartitions: null });
+  },
+};
+
 export const SEQUENCES: readonly Sequence[] = [
   idempotentProduce,
   transactions,
@@ -657,6 +693,7 @@ export const SEQUENCES: readonly Sequence[] = [
   groups,
   staticMembers,
   consumerGroup,
+  consumerGroupRegex,
   offsets,
   listOffsets,
   produceErrors,

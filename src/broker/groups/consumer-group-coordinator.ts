@@ -9,14 +9,15 @@
 //    (current-assignment-builder.ts): revocation before assignment.
 // Session timeouts (group.consumer.session.timeout.ms) and rebalance
 // timeouts (a member that does not revoke in time is fenced) are timers on
-// the cluster clock. The classic coordinator keeps serving the offset and
+// the cluster clock. Regex subscriptions (v1) are resolved as Kafka resolves
+// them: after the heartbeat that brings one, off the request path, at most
+// once per 10 s per group, and again when topics were created since. The classic coordinator keeps serving the offset and
 // admin APIs and asks this one for the groups it holds.
 //
 // Differences from Kafka: groups of both protocols share no member (no
 // upgrade or downgrade between classic and consumer groups, no classic
 // members in a consumer group); an Empty classic group becomes a consumer
-// group on a first heartbeat, keeping its offsets, as Kafka does; no regex
-// subscriptions (ConsumerGroupHeartbeat v1), no rack-aware assignment, no
+// group on a first heartbeat, keeping its offsets, as Kafka does; no rack-aware assignment, no
 // per-group configs (IncrementalAlterConfigs on GROUP); a coordinator move
 // keeps the groups as they are (no reload from __consumer_offsets).
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,7 @@ import { rangeAssignor } from './assignors/range-assignor.js';
 import type { OffsetStore } from './offsets.js';
 import type { ConsumerGroupHeartbeatRequest } from '../../protocol/messages/consumer-group-heartbeat.js';
 import type { ConsumerGroupDescribeResponseDescribedGroup } from '../../protocol/messages/consumer-group-describe.js';
+import { compileTopicRegex, InvalidTopicRegex } from './topic-regex.js';
 
 /** Broker configs of KIP-848 groups, by their Kafka names, with Kafka 4.x's defaults (GroupCoordinatorConfig). */
 export interface ConsumerGroupConfig {
@@ -56,7 +58,12 @@ export type ConsumerGroupHeartbeatParams = Omit<ConsumerGroupHeartbeatRequest, '
   clientId: string;
   clientHost: string;
   apiVersion: number;
+  /** Of these topic names, those the sender may DESCRIBE (regex resolution keeps only those); all when absent. */
+  describableTopics?: (names: string[]) => ReadonlySet<string>;
 };
+
+/** GroupMetadataManager.REGEX_BATCH_REFRESH_MIN_INTERVAL_MS: a group's regexes are resolved at most this often. */
+export const REGEX_BATCH_REFRESH_MIN_INTERVAL_MS = 10_000;
 
 export interface ConsumerGroupHeartbeatResult {
   error: ErrorName;
@@ -91,11 +98,16 @@ function newMemberId(): string {
 export class ConsumerGroupCoordinator {
   readonly config: ConsumerGroupConfig = { ...defaultConsumerGroupConfig };
   private readonly groups = new Map<string, ConsumerGroup>();
+  /** Bumped when a topic is created: Kafka's lastMetadataImageWithNewTopics, which makes regexes resolve again. */
+  private topicsVersion = 0;
+  private readonly pendingRefreshes = new Set<NodeJS.Immediate>();
 
   constructor(
     private readonly cluster: Cluster,
     private readonly shared: SharedGroupState,
-  ) {}
+  ) {
+    cluster.on('topic-created', () => this.topicsVersion++);
+  }
 
   has(groupId: string): boolean {
     return this.groups.has(groupId);
@@ -137,7 +149,8 @@ export class ConsumerGroupCoordinator {
     if (req.memberEpoch === 0) {
       if (req.rebalanceTimeoutMs === -1) throw invalid('RebalanceTimeoutMs must be provided in first request.');
       if (req.topicPartitions === null || req.topicPartitions.length > 0) throw invalid('TopicPartitions must be empty when (re-)joining.');
-      if (req.subscribedTopicNames === null) throw invalid('Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.');
+      // An empty list of names or an empty regex is a member subscribed to nothing.
+      if (req.subscribedTopicNames === null && req.subscribedTopicRegex === null) throw invalid('Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.');
     } else if (req.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
       if (req.instanceId === null) throw invalid("InstanceId can't be null.");
     } else if (req.memberEpoch < LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
@@ -207,10 +220,13 @@ export class ConsumerGroupCoordinator {
     if (req.rebalanceTimeoutMs !== -1) updated.rebalanceTimeoutMs = req.rebalanceTimeoutMs;
     if (req.serverAssignor !== null) updated.serverAssignorName = req.serverAssignor;
     if (req.subscribedTopicNames !== null) updated.subscribedTopicNames = [...req.subscribedTopicNames];
+    if (req.subscribedTopicRegex !== null) updated.subscribedTopicRegex = req.subscribedTopicRegex;
     updated.clientId = req.clientId;
     updated.clientHost = req.clientHost;
     const isNew = !group.members.has(member.memberId);
     let bumpGroupEpoch = isNew || !sameNames(member.subscribedTopicNames, updated.subscribedTopicNames);
+    // Before the member changes: the counts of who subscribes to which regex are the group's as it was.
+    if (this.maybeUpdateRegularExpressions(group, member, updated, req.describableTopics)) bumpGroupEpoch = true;
     group.updateMember(updated);
     // The subscribed topics' metadata (names, partition counts) changed: a new epoch (4.x's metadata hash).
     const metadata = this.subscriptionMetadata(group);
@@ -232,7 +248,7 @@ export class ConsumerGroupCoordinator {
     this.emitTransition(group);
 
     // A full request (joining, or after an error) gets the assignment, as does a changed one.
-    const isFullRequest = req.memberEpoch === 0 || (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.topicPartitions !== null);
+    const isFullRequest = req.memberEpoch === 0 || (req.rebalanceTimeoutMs !== -1 && (req.subscribedTopicNames !== null || req.subscribedTopicRegex !== null) && req.topicPartitions !== null);
     return {
       error: 'NONE',
       errorMessage: null,
@@ -309,7 +325,7 @@ export class ConsumerGroupCoordinator {
     const members = [...group.members.values()].map((m) => ({
       memberId: m.memberId,
       instanceId: m.instanceId,
-      subscribedTopicIds: m.subscribedTopicNames.map((n) => this.cluster.topic(n)?.topicId).filter((id): id is string => id !== undefined),
+      subscribedTopicIds: group.memberSubscribedTopicNames(m).map((n) => this.cluster.topic(n)?.topicId).filter((id): id is string => id !== undefined),
       currentTarget: group.targetAssignment.get(m.memberId) ?? new Map(),
     }));
     const target = assignor.assign(members, topics);
@@ -338,6 +354,114 @@ export class ConsumerGroupCoordinator {
     if (updated.state === 'UNREVOKED_PARTITIONS') this.scheduleRebalanceTimeout(group, updated.memberId, updated.memberEpoch, updated.rebalanceTimeoutMs);
     else this.cancelRebalanceTimeout(updated);
     return updated;
+  }
+
+  // ---------------------------------------------------------------- regular expressions
+
+  /**
+   * GroupMetadataManager#maybeUpdateRegularExpressions: a new regex is
+   * checked (INVALID_REGULAR_EXPRESSION) and starts a resolution; one other
+   * members already resolved bumps the epoch at once. A resolution also starts
+   * when some regex is unresolved or topics were created since the last one,
+   * at most every 10 s. True when the group epoch must be bumped now.
+   */
+  private maybeUpdateRegularExpressions(group: ConsumerGroup, member: ConsumerGroupMember, updated: ConsumerGroupMember, describable: ConsumerGroupHeartbeatParams['describableTopics']): boolean {
+    const oldRegex = member.subscribedTopicRegex;
+    const newRegex = updated.subscribedTopicRegex;
+    let bumpGroupEpoch = false;
+    let requireRefresh = false;
+    if (oldRegex !== newRegex) {
+      if (oldRegex !== '' && group.members.has(member.memberId) && group.numSubscribedMembers(oldRegex) === 1) group.resolvedRegularExpressions.delete(oldRegex);
+      if (newRegex !== '') {
+        if (group.numSubscribedMembers(newRegex) === 0) {
+          try {
+            compileTopicRegex(newRegex);
+          } catch (e) {
+            if (!(e instanceof InvalidTopicRegex)) throw e;
+            throw groupError('INVALID_REGULAR_EXPRESSION', `SubscribedTopicRegex \`${newRegex}\` is not a valid regular expression: ${e.message}.`);
+          }
+          requireRefresh = true;
+        } else {
+          bumpGroupEpoch = group.resolvedRegularExpressions.has(newRegex);
+        }
+      }
+    }
+    const subscribed = group.subscribedRegularExpressions();
+    if (!requireRefresh && subscribed.size === 0) return bumpGroupEpoch;
+    if (group.regexRefreshScheduled) return bumpGroupEpoch;
+    const last = group.lastResolvedRegularExpression();
+    if (this.cluster.clock.now() <= last.timestampMs + REGEX_BATCH_REFRESH_MIN_INTERVAL_MS) return bumpGroupEpoch;
+    // The regexes as they will be once this member is updated.
+    if (oldRegex !== '' && group.members.has(member.memberId)) {
+      const n = (subscribed.get(oldRegex) ?? 0) - 1;
+      if (n > 0) subscribed.set(oldRegex, n);
+      else subscribed.delete(oldRegex);
+    }
+    if (newRegex !== '') subscribed.set(newRegex, (subscribed.get(newRegex) ?? 0) + 1);
+    requireRefresh ||= subscribed.size !== group.resolvedRegularExpressions.size;
+    requireRefresh ||= last.version < this.topicsVersion;
+    if (requireRefresh && subscribed.size > 0) this.scheduleRegexRefresh(group, [...subscribed.keys()], describable);
+    return bumpGroupEpoch;
+  }
+
+  /**
+   * Kafka runs refreshRegularExpressions on its executor, off the request,
+   * and applies the result as a later event: so here, once the heartbeat has
+   * been answered (setImmediate, whatever the cluster clock: the executor
+   * does not wait on time).
+   */
+  private scheduleRegexRefresh(group: ConsumerGroup, regexes: string[], describable: ConsumerGroupHeartbeatParams['describableTopics']): void {
+    group.regexRefreshScheduled = true;
+    const refresh = setImmediate(() => {
+      this.pendingRefreshes.delete(refresh);
+      group.regexRefreshScheduled = false;
+      if (this.groups.get(group.groupId) !== group) return;
+      this.handleRegularExpressionsResult(group, this.refreshRegularExpressions(regexes, describable));
+    });
+    this.pendingRefreshes.add(refresh);
+  }
+
+  /** refreshRegularExpressions: every topic whose whole name a regex matches and that the member may describe. */
+  private refreshRegularExpressions(regexes: string[], describable: ConsumerGroupHeartbeatParams['describableTopics']): Map<string, Set<string>> {
+    const names = [...this.cluster.topics.keys()];
+    const resolved = new Map<string, Set<string>>();
+    for (const regex of regexes) {
+      let compiled: RegExp;
+      try {
+        compiled = compileTopicRegex(regex);
+      } catch {
+        resolved.set(regex, new Set());
+        continue;
+      }
+      resolved.set(regex, new Set(names.filter((n) => compiled.test(n))));
+    }
+    if (describable) {
+      const all = [...new Set([...resolved.values()].flatMap((s) => [...s]))];
+      const allowed = describable(all);
+      for (const topics of resolved.values()) for (const t of topics) if (!allowed.has(t)) topics.delete(t);
+    }
+    return resolved;
+  }
+
+  /** handleRegularExpressionsResult: new resolutions, and a new group epoch when they or the subscribed topics' metadata changed. */
+  private handleRegularExpressionsResult(group: ConsumerGroup, resolved: Map<string, Set<string>>): void {
+    let bumpGroupEpoch = false;
+    const now = this.cluster.clock.now();
+    for (const [regex, topics] of resolved) {
+      if (group.numSubscribedMembers(regex) === 0) continue;
+      const old = group.resolvedRegularExpressions.get(regex)?.topics ?? new Set<string>();
+      if (old.size !== topics.size || [...topics].some((t) => !old.has(t))) bumpGroupEpoch = true;
+      group.resolvedRegularExpressions.set(regex, { topics, version: this.topicsVersion, timestampMs: now });
+    }
+    const metadata = this.subscriptionMetadata(group);
+    if (metadata !== group.subscriptionMetadata) {
+      group.subscriptionMetadata = metadata;
+      bumpGroupEpoch = true;
+    }
+    if (!bumpGroupEpoch) return;
+    group.groupEpoch += 1;
+    this.cluster.log.info({ group: group.groupId, epoch: group.groupEpoch, regexes: [...resolved.keys()] }, 'resolved regular expressions; bumped group epoch');
+    this.emitTransition(group);
   }
 
   // ---------------------------------------------------------------- leaving and fencing
@@ -373,6 +497,9 @@ export class ConsumerGroupCoordinator {
   private fenceMember(group: ConsumerGroup, member: ConsumerGroupMember, reason: 'leave-group' | 'session-timeout' | 'rebalance-timeout'): void {
     this.cancelTimers(group.members.get(member.memberId) ?? member);
     group.removeMember(member.memberId);
+    // The last member of a regex takes its resolution with it (the ConsumerGroupRegularExpression tombstone).
+    const regex = member.subscribedTopicRegex;
+    if (regex !== '' && group.numSubscribedMembers(regex) === 0) group.resolvedRegularExpressions.delete(regex);
     group.subscriptionMetadata = this.subscriptionMetadata(group);
     group.groupEpoch += 1;
     this.cluster.log.info({ group: group.groupId, member: member.memberId, reason, epoch: group.groupEpoch }, 'member fenced from the consumer group');
@@ -458,7 +585,7 @@ export class ConsumerGroupCoordinator {
         clientHost: m.clientHost,
         subscribedTopicNames: m.subscribedTopicNames,
         // ConsumerGroupMember keeps "" for no regex, and describes it so (a real 4.0.2 broker, test/conformance).
-        subscribedTopicRegex: '',
+        subscribedTopicRegex: m.subscribedTopicRegex,
         assignment: named(m.assignedPartitions),
         targetAssignment: named(group.targetAssignment.get(m.memberId) ?? new Map()),
       })),
@@ -526,7 +653,12 @@ export class ConsumerGroupCoordinator {
 
   /** Cancels every timer (the cluster is stopping). */
   shutdown(): void {
-    for (const g of this.groups.values()) for (const m of g.members.values()) this.cancelTimers(m);
+    for (const r of this.pendingRefreshes) clearImmediate(r);
+    this.pendingRefreshes.clear();
+    for (const g of this.groups.values()) {
+      g.regexRefreshScheduled = false;
+      for (const m of g.members.values()) this.cancelTimers(m);
+    }
   }
 
   /** Forgets every group (the control API's reset); returns how many there were. */

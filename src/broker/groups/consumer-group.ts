@@ -4,7 +4,8 @@
 // the subscribed topics' metadata change), the target assignment and its
 // epoch, each member's epoch, previous epoch, reconciliation state, assigned
 // partitions and partitions pending revocation, and which member epoch holds
-// each partition (a partition moves only once no one holds it).
+// each partition (a partition moves only once no one holds it), and the
+// topics each subscribed regular expression resolved to.
 import type { Timer } from '../clock.js';
 import { OffsetStore } from './offsets.js';
 import { copyAssignment, type Assignment } from './assignors/assignor.js';
@@ -28,6 +29,8 @@ export class ConsumerGroupMember {
   clientHost = '';
   rebalanceTimeoutMs = -1;
   subscribedTopicNames: string[] = [];
+  /** ConsumerGroupHeartbeat v1's SubscribedTopicRegex; "" for none, as Kafka keeps it. */
+  subscribedTopicRegex = '';
   serverAssignorName: string | null = null;
   assignedPartitions: Assignment = new Map();
   partitionsPendingRevocation: Assignment = new Map();
@@ -55,6 +58,13 @@ export class ConsumerGroupMember {
   }
 }
 
+/** ResolvedRegularExpression: what a regex matched, as of which topics version, resolved when. */
+export interface ResolvedRegularExpression {
+  readonly topics: ReadonlySet<string>;
+  readonly version: number;
+  readonly timestampMs: number;
+}
+
 export class ConsumerGroup {
   groupEpoch = 0;
   assignmentEpoch = 0;
@@ -67,6 +77,10 @@ export class ConsumerGroup {
   private readonly partitionEpochs = new Map<string, number>();
   /** The subscribed topics' names and partition counts as of the last epoch bump (4.x's metadata hash). */
   subscriptionMetadata = '';
+  /** regex → what it resolved to (Kafka's ConsumerGroupRegularExpression records). */
+  readonly resolvedRegularExpressions = new Map<string, ResolvedRegularExpression>();
+  /** A resolution is under way (Kafka's executor.isScheduled(groupId + "-regex")). */
+  regexRefreshScheduled = false;
   private lastState: ConsumerGroupState = 'Empty';
 
   constructor(
@@ -147,10 +161,35 @@ export class ConsumerGroup {
     return best;
   }
 
-  /** Every topic name some member subscribes to. */
+  /** Every topic name some member subscribes to, by name or through a resolved regex. */
   subscribedTopicNames(): Set<string> {
     const names = new Set<string>();
-    for (const m of this.members.values()) for (const t of m.subscribedTopicNames) names.add(t);
+    for (const m of this.members.values()) for (const t of this.memberSubscribedTopicNames(m)) names.add(t);
     return names;
+  }
+
+  /** The topics one member subscribes to: its names and what its regex resolved to. */
+  memberSubscribedTopicNames(m: ConsumerGroupMember): readonly string[] {
+    const resolved = m.subscribedTopicRegex === '' ? undefined : this.resolvedRegularExpressions.get(m.subscribedTopicRegex);
+    return resolved ? [...new Set([...m.subscribedTopicNames, ...resolved.topics])] : m.subscribedTopicNames;
+  }
+
+  /** ConsumerGroup#subscribedRegularExpressions: regex → how many members subscribe to it. */
+  subscribedRegularExpressions(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const m of this.members.values()) if (m.subscribedTopicRegex !== '') counts.set(m.subscribedTopicRegex, (counts.get(m.subscribedTopicRegex) ?? 0) + 1);
+    return counts;
+  }
+
+  numSubscribedMembers(regex: string): number {
+    let n = 0;
+    for (const m of this.members.values()) if (m.subscribedTopicRegex === regex) n++;
+    return n;
+  }
+
+  /** The time and topics version of the last resolution (every regex of a group is resolved at once). */
+  lastResolvedRegularExpression(): { timestampMs: number; version: number } {
+    const first = this.resolvedRegularExpressions.values().next();
+    return first.done ? { timestampMs: -Infinity, version: -1 } : first.value;
   }
 }

@@ -1,8 +1,8 @@
-// ConsumerGroupDescribe (69), v0: KIP-848 groups as their coordinator keeps
+// ConsumerGroupDescribe (69), v0-1: KIP-848 groups as their coordinator keeps
 // them: state, group epoch, target assignment epoch, the assignor, and each
-// member's epoch, subscription, current and target assignment (topic ids
-// with names). A group id that is not a consumer group gets
-// GROUP_ID_NOT_FOUND ("Group … not found.", or "… is not a consumer group"
+// member's epoch, subscription (names and regex), current and target
+// assignment (topic ids with names), and from v1 its type (1, a consumer).
+// A group id that is not a consumer group gets GROUP_ID_NOT_FOUND ("Group … not found.", or "… is not a consumer group"
 // for a classic one), as GroupMetadataManager#consumerGroupDescribe answers.
 // Authorization (KafkaApis#handleConsumerGroupDescribe): DESCRIBE on the
 // group, else GROUP_AUTHORIZATION_FAILED; authorized operations when asked.
@@ -11,7 +11,6 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { defineHandler } from './handler.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizedOperations } from './authorize.js';
 
-// Served up to v0: v1 (the member type) is in the codecs, not served yet.
 export default defineHandler(ConsumerGroupDescribeApi, (req, ctx) => ({
   throttleTimeMs: 0,
   groups: req.groupIds.map((groupId) => {
@@ -25,4 +24,4 @@ export default defineHandler(ConsumerGroupDescribeApi, (req, ctx) => ({
       authorizedOperations: error === 'NONE' && req.includeAuthorizedOperations ? authorizedOperations(ctx, 'GROUP', groupId) : AUTHORIZED_OPERATIONS_OMITTED,
     };
   }),
-}), { max: 0 });
+}));

@@ -37,7 +37,7 @@ interface Owned {
 }
 
 /** A heartbeat body: a join by default (epoch 0, rebalance timeout, topics, nothing owned). */
-function hb(groupId: string, o: { memberId?: string; memberEpoch?: number; instanceId?: string | null; topics?: string[] | null; owned?: Owned[] | null; assignor?: string | null; rebalanceTimeoutMs?: number }) {
+function hb(groupId: string, o: { memberId?: string; memberEpoch?: number; instanceId?: string | null; topics?: string[] | null; regex?: string | null; owned?: Owned[] | null; assignor?: string | null; rebalanceTimeoutMs?: number }) {
   const memberEpoch = o.memberEpoch ?? 0;
   return {
     groupId,
@@ -46,7 +46,8 @@ function hb(groupId: string, o: { memberId?: string; memberEpoch?: number; insta
     instanceId: o.instanceId ?? null,
     rackId: null,
     rebalanceTimeoutMs: o.rebalanceTimeoutMs ?? (memberEpoch === 0 ? 30_000 : -1),
-    subscribedTopicNames: o.topics === undefined ? (memberEpoch === 0 ? ['t'] : null) : o.topics,
+    subscribedTopicNames: o.topics === undefined ? (memberEpoch === 0 && o.regex === undefined ? ['t'] : null) : o.topics,
+    subscribedTopicRegex: o.regex ?? null,
     serverAssignor: o.assignor ?? null,
     topicPartitions: o.owned === undefined ? (memberEpoch === 0 ? [] : null) : o.owned,
   };
@@ -55,7 +56,7 @@ function hb(groupId: string, o: { memberId?: string; memberEpoch?: number; insta
 /** The assignment in a response as "topic:partition" strings, sorted; null when absent. */
 function parts(res: { assignment: { topicPartitions: Owned[] } | null }): string[] | null {
   if (!res.assignment) return null;
-  const byId = new Map([...['t', 'u']].map((n) => [topicId(n), n]));
+  const byId = new Map([...kafka.cluster.topics.values()].map((t) => [t.topicId, t.name]));
   return res.assignment.topicPartitions.flatMap((tp) => tp.partitions.map((p) => `${byId.get(tp.topicId)}:${p}`)).sort();
 }
 
@@ -278,5 +279,68 @@ describe('offsets and the group admin APIs', () => {
     expect((await joining).errorCode).toBe(0);
     expect(await c.request(ApiKey.ConsumerGroupHeartbeat, 0, hb('g11', {}))).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: 'Group g11 is not a consumer group' });
     expect(kafka.cluster.groups.describe('g11')).toMatchObject({ groupType: 'classic', state: 'CompletingRebalance' });
+  });
+});
+
+describe('v1: regular expressions and client-made member ids (KIP-848, KIP-1082)', () => {
+  /** Resolutions run after the heartbeat is answered (Kafka's executor): wait for the group to get there. */
+  async function until(what: string, ok: () => boolean): Promise<void> {
+    for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setImmediate(r));
+    if (!ok()) throw new Error(`never: ${what}`);
+  }
+  const group = (id: string) => kafka.cluster.groups.consumerGroups.get(id)!;
+
+  test('from v1 the client makes the member id: an empty one is INVALID_REQUEST', async () => {
+    const c = await connect();
+    expect(await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r0', {}))).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: "MemberId can't be empty." });
+    expect(await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r0', { memberId: 'made-by-client' }))).toMatchObject({ errorCode: 0, memberId: 'made-by-client', memberEpoch: 1 });
+  });
+
+  test('a regex resolves after the heartbeat that brings it (epoch 1, nothing assigned); the next heartbeat gets its topics at the new epoch', async () => {
+    const c = await connect();
+    const joined = await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r1', { memberId: 'R1', regex: 't|u' }));
+    expect(joined).toMatchObject({ errorCode: 0, memberId: 'R1', memberEpoch: 1 });
+    expect(parts(joined)).toEqual([]);
+    await until('the regex resolved', () => group('r1').groupEpoch === 2);
+    const next = await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r1', { memberId: 'R1', memberEpoch: 1 }));
+    expect(next).toMatchObject({ errorCode: 0, memberEpoch: 2 });
+    expect(parts(next)).toEqual(['t:0', 't:1', 't:2', 't:3', 'u:0', 'u:1']);
+    const d = (await c.request(ApiKey.ConsumerGroupDescribe, 1, { groupIds: ['r1'], includeAuthorizedOperations: false })).groups[0];
+    expect(d.members[0]).toMatchObject({ memberId: 'R1', memberType: 1, subscribedTopicRegex: 't|u', subscribedTopicNames: [] });
+    // A whole-name match, as RE2/J's Matcher#matches: "t" alone does not subscribe to "tt".
+    kafka.cluster.createTopic('tt', { numPartitions: 1 });
+    clock.advance(10_001);
+    await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r1', { memberId: 'R1', memberEpoch: 2 }));
+    await until('resolved again', () => group('r1').lastResolvedRegularExpression().version > 0 && !group('r1').regexRefreshScheduled);
+    expect([...group('r1').resolvedRegularExpressions.get('t|u')!.topics].sort()).toEqual(['t', 'u']);
+  });
+
+  test('an invalid regex (RE2 syntax: no lookahead, no backreference) is INVALID_REGULAR_EXPRESSION, and nothing of the group is kept', async () => {
+    const c = await connect();
+    for (const regex of ['(', '(?=t)t', '(a)\\1']) {
+      const res = await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r2', { memberId: 'R2', regex }));
+      expect(res.errorCode).toBe(ErrorCode.INVALID_REGULAR_EXPRESSION);
+      expect(res.errorMessage).toContain(`SubscribedTopicRegex \`${regex}\` is not a valid regular expression: `);
+    }
+    expect(kafka.cluster.groups.consumerGroups.get('r2')).toBeUndefined();
+  });
+
+  test('a topic created later joins the regex at the first heartbeat 10 s after the last resolution; a second member of a resolved regex bumps the epoch at once', async () => {
+    const c = await connect();
+    expect(await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r3', { memberId: 'A', regex: 'new-.*' }))).toMatchObject({ errorCode: 0, memberEpoch: 1 });
+    await until('resolved (to nothing)', () => group('r3').resolvedRegularExpressions.has('new-.*'));
+    expect(group('r3').groupEpoch).toBe(1);
+    kafka.cluster.createTopic('new-orders', { numPartitions: 2 });
+    // Within 10 s of the last resolution nothing is resolved again.
+    await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r3', { memberId: 'A', memberEpoch: 1 }));
+    expect(group('r3').regexRefreshScheduled).toBe(false);
+    clock.advance(10_001);
+    await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r3', { memberId: 'A', memberEpoch: 1 }));
+    await until('the new topic resolved', () => group('r3').groupEpoch === 2);
+    const a = await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r3', { memberId: 'A', memberEpoch: 1 }));
+    expect([a.memberEpoch, parts(a)]).toEqual([2, ['new-orders:0', 'new-orders:1']]);
+    const b = await c.request(ApiKey.ConsumerGroupHeartbeat, 1, hb('r3', { memberId: 'B', regex: 'new-.*' }));
+    expect(b).toMatchObject({ errorCode: 0, memberEpoch: 3 });
+    expect(group('r3').groupEpoch).toBe(3);
   });
 });
