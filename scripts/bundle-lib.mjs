@@ -8,14 +8,16 @@
 //     once: `kafkaesque` and `kafkaesque/jest` still hand out the same
 //     ControlClient class, as the separate modules did;
 //   - what the sources import() on first use (TLS, SASL, presets, the audit,
-//     pino, the fixture's broker side) is a chunk of its own, not parsed at
-//     import.
+//     pino, the fixture's broker side, and what startCluster, startProxy and
+//     startControlServer run: src/start-on-demand.ts) is a chunk of its own,
+//     not parsed at import.
 //
 // tsc's other files stay in dist/ (bench/lib/wire.mjs uses its codecs) and
 // its declarations describe the same exports. The CommonJS copies are built
 // from the sources by scripts/build-cjs.mjs.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { BANNER } from './bundle-banner.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -35,11 +37,43 @@ const entryPoints = [
 // (node:crypto's webcrypto, node:stream's web streams…), ~15 ms at start for
 // what the library never uses. esbuild reads a required module's exports when
 // they are used, as CommonJS code would.
+//
+// Those that Node does not load for itself at start (LAZY_BUILTINS) are
+// required on the first use of one of their exports: net, crypto and tls cost
+// ~6 ms of every import for functions that run only once a cluster starts
+// (isIP, randomUUID, createServer…). esbuild reads a CommonJS export at each
+// use (`(0, import_node_net.isIP)(…)`), so a getter per export name (taken
+// from the building Node's module) is enough.
+const LAZY_BUILTINS = new Set(['node:net', 'node:tls', 'node:crypto', 'node:http', 'node:https', 'node:zlib', 'node:dns', 'node:stream', 'node:child_process', 'node:readline', 'node:worker_threads']);
+const requireOf = createRequire(import.meta.url);
+const builtinSource = (id) => {
+  if (!LAZY_BUILTINS.has(id)) return `module.exports = require(${JSON.stringify(id)});`;
+  const names = Object.keys(requireOf(id)).filter((k) => k !== 'default');
+  return [
+    `let loaded;`,
+    `const load = () => (loaded ??= require(${JSON.stringify(id)}));`,
+    `for (const name of ${JSON.stringify(names)}) Object.defineProperty(module.exports, name, { enumerable: true, get: () => load()[name] });`,
+  ].join('\n');
+};
 const builtinsByRequire = {
   name: 'builtins-by-require',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => (args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: builtinSource(args.path), loader: 'js' }));
+  },
+};
+
+// Packages stay packages: the user's own copy is shared, and those with
+// native code or files of their own (@node-rs/crc32, pino's transports) load
+// as they expect. Except valibot: importing its 200 KB module cost ~10 ms of
+// every `import('kafkaesque')` for the ~40 functions options-schema.ts uses,
+// which esbuild keeps alone. Its schemas are plain objects, so ours still
+// work with a user's own valibot (v.parse(optionSchemas.…)).
+const BUNDLED = new Set(['valibot']);
+const packagesExceptBundled = {
+  name: 'packages-except-bundled',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || BUNDLED.has(args.path) ? undefined : { path: args.path, external: true }));
   },
 };
 
@@ -55,11 +89,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Packages stay packages: the user's own copy is shared, and those with
-  // native code or files of their own (@node-rs/crc32, pino's transports)
-  // load as they expect.
-  packages: 'external',
-  plugins: [builtinsByRequire],
+  plugins: [packagesExceptBundled, builtinsByRequire],
   banner: { js: BANNER.trimEnd() },
   sourcemap: true,
   logLevel: 'warning',
