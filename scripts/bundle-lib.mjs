@@ -17,8 +17,8 @@
 // from the sources by scripts/build-cjs.mjs.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { BANNER } from './bundle-banner.mjs';
+import { builtinsPlugin } from './lazy-builtins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -31,37 +31,6 @@ const entryPoints = [
       .map((t) => t.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
   ),
 ];
-
-// Node's built-in modules by require(), not import: an ES import of a
-// built-in builds its namespace from every export, which runs the lazy getters
-// (node:crypto's webcrypto, node:stream's web streams…), ~15 ms at start for
-// what the library never uses. esbuild reads a required module's exports when
-// they are used, as CommonJS code would.
-//
-// Those that Node does not load for itself at start (LAZY_BUILTINS) are
-// required on the first use of one of their exports: net, crypto and tls cost
-// ~6 ms of every import for functions that run only once a cluster starts
-// (isIP, randomUUID, createServer…). esbuild reads a CommonJS export at each
-// use (`(0, import_node_net.isIP)(…)`), so a getter per export name (taken
-// from the building Node's module) is enough.
-const LAZY_BUILTINS = new Set(['node:net', 'node:tls', 'node:crypto', 'node:http', 'node:https', 'node:zlib', 'node:dns', 'node:stream', 'node:child_process', 'node:readline', 'node:worker_threads']);
-const requireOf = createRequire(import.meta.url);
-const builtinSource = (id) => {
-  if (!LAZY_BUILTINS.has(id)) return `module.exports = require(${JSON.stringify(id)});`;
-  const names = Object.keys(requireOf(id)).filter((k) => k !== 'default');
-  return [
-    `let loaded;`,
-    `const load = () => (loaded ??= require(${JSON.stringify(id)}));`,
-    `for (const name of ${JSON.stringify(names)}) Object.defineProperty(module.exports, name, { enumerable: true, get: () => load()[name] });`,
-  ].join('\n');
-};
-const builtinsByRequire = {
-  name: 'builtins-by-require',
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => (args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: builtinSource(args.path), loader: 'js' }));
-  },
-};
 
 // Packages stay packages: the user's own copy is shared, and those with
 // native code or files of their own (@node-rs/crc32, pino's transports) load
@@ -89,7 +58,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  plugins: [packagesExceptBundled, builtinsByRequire],
+  plugins: [packagesExceptBundled, builtinsPlugin({ all: true })],
   banner: { js: BANNER.trimEnd() },
   sourcemap: true,
   logLevel: 'warning',
