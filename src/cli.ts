@@ -17,7 +17,7 @@ import { startCommand } from './cli/start.js';
 import { statusCommand } from './cli/status.js';
 import { sweepCommand } from './cli/sweep.js';
 import { topicCommand } from './cli/topic.js';
-import { version } from './index.js';
+import { version } from './version.js';
 
 /** The part of yargs' internals that caches the running command's help text. */
 interface YargsUsageInternals {

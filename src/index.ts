@@ -1,6 +1,5 @@
 // kafkaesque's public API.
-export { startCluster, type RunningCluster } from './start.js';
-export { startProxy, type RunningProxy, type ProxyOptions } from './start-proxy.js';
+export { startCluster, startProxy, startControlServer, type RunningCluster, type RunningProxy, type ProxyOptions, type ControlServer, type ControlServerOptions } from './start-on-demand.js';
 export { ListenError, defaultOptions, type KafkaesqueOptions, type TopicSpec } from './options.js';
 export { OptionsError, optionSchemas } from './options-schema.js';
 export { Cluster, type BrokerNode, type Topic, type LeaderChange } from './broker/cluster.js';
@@ -54,7 +53,6 @@ export {
   type Preset,
 } from './presets/index.js';
 export { ControlClient, ControlError, type ControlClientOptions, type RequestInput } from './control/client.js';
-export { startControlServer, type ControlServer, type ControlServerOptions } from './control/server.js';
 export type { ControlTarget, UpstreamTarget } from './control/target.js';
 export type {
   Routes,

@@ -13,7 +13,6 @@
 // cut-through answers are held to its bandwidth too. Only this file and proxy.ts
 // touch sockets; actions return values (actions/action.ts).
 import { connect, type Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
 import type { Clock, Timer } from '../broker/clock.js';
 import type { Logger } from '../logger.js';
 import { ApiKey, ProduceApi, SaslHandshakeApi } from '../protocol/messages/index.js';
@@ -22,6 +21,7 @@ import { Reader } from '../protocol/primitives.js';
 import { FrameDecoder } from '../server/frame-decoder.js';
 import { FrameDeadline } from '../server/frame-deadline.js';
 import { hostAddress } from '../server/principal.js';
+import { isTlsSocket } from '../server/tls.js';
 import type { ProxiedPeers } from '../server/proxied-peers.js';
 import { Fifo } from './fifo.js';
 import type { FrameOutcome, Pace, StreamLimit } from './actions/action.js';
@@ -245,7 +245,7 @@ export class ProxyConnection {
   /** Before any request goes up: the broker's authorizer sees the client's address and certificate, not the proxy's (server/proxied-peers.ts). */
   private tellBrokerWhoIsHere(peers: ProxiedPeers): void {
     const client = this.client;
-    const peer = { address: hostAddress(client.remoteAddress), certificate: client instanceof TLSSocket ? (client.getPeerX509Certificate() ?? null) : null };
+    const peer = { address: hostAddress(client.remoteAddress), certificate: isTlsSocket(client) ? (client.getPeerX509Certificate() ?? null) : null };
     this.upstream.once('connect', () => {
       const port = this.upstream.localPort;
       if (port === undefined) return;

@@ -10,7 +10,6 @@
 // (docs/unsupported.md). Bad input closes this connection with a log line
 // and never reaches the process.
 import type { Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
 import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
@@ -24,6 +23,7 @@ import { FrameDecoder } from './frame-decoder.js';
 import { FrameDeadline } from './frame-deadline.js';
 import { ResponseQueue } from './response-queue.js';
 import { hostAddress, principalOf } from './principal.js';
+import { isTlsSocket } from './tls.js';
 import type { ProxiedPeers } from './proxied-peers.js';
 
 export interface ConnectionOptions {
@@ -263,7 +263,7 @@ export class Connection {
   private principal(): string {
     if (this.knownPrincipal !== null) return this.knownPrincipal;
     const socket = this.socket;
-    const cert = socket instanceof TLSSocket ? socket.getPeerX509Certificate() : this.options.peers?.get(socket.remotePort)?.certificate;
+    const cert = isTlsSocket(socket) ? socket.getPeerX509Certificate() : this.options.peers?.get(socket.remotePort)?.certificate;
     const principal = principalOf(this.sasl.principal, cert);
     if (this.sasl.authenticated) this.knownPrincipal = principal;
     return principal;

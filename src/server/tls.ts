@@ -155,6 +155,11 @@ export function tlsServing(material: TlsMaterial): TlsServing {
   };
 }
 
+/** Whether a connection is TLS, without loading node:tls (an `instanceof TLSSocket` would, at every start). */
+export function isTlsSocket(socket: Socket): socket is TLSSocket {
+  return (socket as Partial<TLSSocket>).encrypted === true;
+}
+
 /**
  * Wraps an accepted TCP socket as the server end of a TLS session; `secure`
  * runs once the handshake is done (and, with client authentication, the

@@ -18,9 +18,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], env: Record<string, string> = {}, launcher = 'dist/cli.js'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['dist/cli.js', ...args], { env: { PATH: process.env.PATH, TMPDIR: tmp, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [launcher, ...args], { env: { PATH: process.env.PATH, TMPDIR: tmp, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
     });
   });
@@ -42,10 +42,21 @@ test('a corrupt cache is refused by V8 and replaced; the command still works', a
   await cli(['--version']);
   const [file] = caches();
   writeFileSync(join(cacheDir, file!), Buffer.alloc(4096, 0xab));
-  const r = await cli(['start', '--bogus']);
+  const r = await cli(['--bogus']);
   expect(r.code).toBe(2);
-  expect(r.stderr).toContain('Unknown argument: bogus');
+  expect(r.stderr).toContain('Name a command');
   expect(readFileSync(join(cacheDir, file!)).equals(Buffer.alloc(4096, 0xab))).toBe(false);
+});
+
+test("one cache per command, since each holds what its writer compiled; the bin (CommonJS) and dist/cli.js (ES module) share them", async () => {
+  expect((await cli(['--version'], {}, 'dist/kafkaesque.cjs')).stdout).toBe(`${version}\n`);
+  const r = await cli(['start', '--bogus']);
+  expect(r.stderr).toContain('Unknown argument: bogus');
+  expect(caches().map((f) => f.replace(/^cli-.*-\d+-\d+/, '')).sort()).toEqual(['-start.bin', '.bin']);
+  const before = caches().map((f) => readFileSync(join(cacheDir, f)));
+  expect((await cli(['start', '--bogus'], {}, 'dist/kafkaesque.cjs')).code).toBe(2);
+  // Accepted by the other launcher, so not rewritten.
+  expect(caches().map((f) => readFileSync(join(cacheDir, f)))).toEqual(before);
 });
 
 test('a cache folder that others can write is not used', async () => {

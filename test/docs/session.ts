@@ -46,14 +46,16 @@ export class DocSession {
     mkdirSync(join(modules, '.bin'), { recursive: true });
     symlinkSync(repo, join(modules, 'kafkaesque'));
     for (const dep of ['kafkajs', '@platformatic', 'jest', 'vitest', '@swc']) symlinkSync(join(repo, 'node_modules', dep), join(modules, dep));
-    symlinkSync(join(repo, 'dist/cli.js'), join(modules, '.bin/kafkaesque'));
+    // The command npm would link: package.json's bin.
+    const command = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { bin: { kafkaesque: string } }).bin.kafkaesque;
+    symlinkSync(join(repo, command), join(modules, '.bin/kafkaesque'));
     symlinkSync(join(repo, 'node_modules/jest/bin/jest.js'), join(modules, '.bin/jest'));
     symlinkSync(join(repo, 'node_modules/vitest/vitest.mjs'), join(modules, '.bin/vitest'));
     symlinkSync(join(repo, 'dist'), join(this.dir, 'dist'));
     // `kafkaesque` on PATH, and a curl that fails where a sample must not get an answer.
     const bin = join(this.state, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'kafkaesque'), `#!/bin/sh\nexec node "${join(repo, 'dist/cli.js')}" "$@"\n`);
+    writeFileSync(join(bin, 'kafkaesque'), `#!/bin/sh\nexec node "${join(repo, command)}" "$@"\n`);
     writeFileSync(
       join(bin, 'curl'),
       [

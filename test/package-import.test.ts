@@ -1,0 +1,56 @@
+// What `import('kafkaesque')` and `require('kafkaesque')` load (issue 21,
+// item 3): the built package (npm run build first) leaves the code behind
+// startCluster, startProxy and startControlServer, and the built-in modules
+// only they need, to their first call; a call then loads them and works.
+// In fresh processes, as a test file meets the package. No timings here:
+// bench/startup-import.mjs prints those.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as source from '../src/index.js';
+
+const repo = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** Runs a script in a fresh Node process and parses the JSON it prints last. */
+function fresh(code: string, esm: boolean): Promise<Record<string, unknown>> {
+  const argv = esm ? ['--input-type=module', '-e', code] : ['-e', code];
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, argv, { cwd: repo, env: { PATH: process.env.PATH }, timeout: 20_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout.trim().split('\n').pop()!)),
+    ),
+  );
+}
+
+// Loaded by neither a plain `node -e 0` nor the package at import.
+const STARTED_ONLY = ['net', 'tls', 'crypto', 'http'];
+
+/** Loads the package, notes the built-ins, then starts a cluster and asks it for metadata with kafkajs. */
+const script = (load: string) => `
+  const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+  const k = ${load};
+  const atImport = builtins();
+  const cluster = await k.startCluster({ brokers: 1, topics: [{ name: 'lazy', partitions: 2 }] });
+  const { Kafka, logLevel } = require('kafkajs');
+  const admin = new Kafka({ brokers: [cluster.bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  const metadata = await admin.fetchTopicMetadata({ topics: ['lazy'] });
+  await admin.disconnect();
+  await cluster.stop();
+  console.log(JSON.stringify({ exports: Object.keys(k).filter((n) => n !== 'default' && n !== '__esModule').sort(), atImport, partitions: metadata.topics[0].partitions.length }));
+`;
+
+beforeAll(() => {
+  for (const built of ['dist/index.js', 'dist/cjs/index.js']) if (!existsSync(join(repo, built))) throw new Error(`${built} is missing: npm run build first`);
+});
+
+test.each([
+  ['ES module', `await import(${JSON.stringify(join(repo, 'dist/index.js'))})`, true],
+  ['CommonJS', `require(${JSON.stringify(join(repo, 'dist/cjs/index.js'))})`, false],
+])('the %s package loads no listener code at import, then starts a cluster that kafkajs reads, with every export of src/index.ts', async (_, load, esm) => {
+  const code = esm ? `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(join(repo, 'package.json'))});${script(load)}` : `(async () => {${script(load)}})().catch((e) => { console.error(e); process.exit(1); });`;
+  const seen = await fresh(code, esm);
+  expect((seen.atImport as string[]).filter((m) => STARTED_ONLY.includes(m))).toEqual([]);
+  expect(seen.partitions).toBe(2);
+  expect(seen.exports).toEqual(Object.keys(source).sort());
+});
