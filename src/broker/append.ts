@@ -22,6 +22,7 @@ import type { Cluster, Topic } from './cluster.js';
 import type { Partition } from './partition.js';
 import { topicConfigValue } from './configs.js';
 import type { IncomingBatch } from './producer-state.js';
+import { TRANSACTION_VERSION_2 } from './transactions/transaction-metadata.js';
 
 export interface AppendOutcome {
   error: ErrorName;
@@ -190,8 +191,13 @@ function checkProducer(cluster: Cluster, topic: Topic, p: Partition, b: Incoming
     return { error: 'NONE', errorMessage: null, baseOffset: dup.lastOffset - dup.offsetDelta, lastOffset: dup.lastOffset, logAppendTimeMs: dup.maxTimestamp, inAppend: false, duplicate: true };
   }
   // KIP-890 verification (3.6+); 2.x appends a batch for a partition never added, which then hangs its transaction.
+  // From Produce v12 (transactions v2, KIP-890 part 2) the broker adds the partition itself
+  // (AddPartitionsToTxnManager.produceRequestVersionToTransactionSupportedOperation: version > 11 is addPartition).
   if (b.transactional && cluster.profile.transactionVerification && !p.producers.hasOpenTransaction(b.producerId)) {
-    const verdict = cluster.transactions.verify(req.transactionalId ?? '', b.producerId, b.producerEpoch, topic.name, p.index);
+    const verdict =
+      req.produceVersion >= 12
+        ? cluster.transactions.addPartitions(req.transactionalId ?? '', b.producerId, b.producerEpoch, [{ topic: topic.name, partition: p.index }], TRANSACTION_VERSION_2)
+        : cluster.transactions.verify(req.transactionalId ?? '', b.producerId, b.producerEpoch, topic.name, p.index);
     switch (verdict) {
       case 'NONE':
         break;

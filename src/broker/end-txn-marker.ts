@@ -13,11 +13,13 @@ export interface EndTxnMarker {
   producerEpoch: number;
   coordinatorEpoch: number;
   commit: boolean;
+  /** WriteTxnMarkers v2's TransactionVersion: 2 (KIP-890 part 2) requires an epoch above the partition's. */
+  transactionVersion?: number;
 }
 
 export function appendEndTxnMarker(cluster: Cluster, p: Partition, marker: EndTxnMarker): ErrorName {
   if (p.leader < 0) return 'NOT_LEADER_OR_FOLLOWER';
-  const error = p.producers.checkMarker(marker.producerId, marker.producerEpoch, marker.coordinatorEpoch);
+  const error = p.producers.checkMarker(marker.producerId, marker.producerEpoch, marker.coordinatorEpoch, marker.transactionVersion ?? 0);
   if (error !== 'NONE') return error;
   const now = cluster.clock.now();
   const offset = p.logEndOffset;

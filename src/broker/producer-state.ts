@@ -168,11 +168,17 @@ export class ProducerStateTable {
     if (b.transactional && e.currentTxnFirstOffset === null) e.currentTxnFirstOffset = baseOffset;
   }
 
-  /** Checks a COMMIT/ABORT marker (appendEndTxnMarker): epoch and coordinator epoch, never sequences. */
-  checkMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number): ErrorName {
+  /**
+   * Checks a COMMIT/ABORT marker (appendEndTxnMarker): epoch and coordinator
+   * epoch, never sequences. Under transaction version 2 the marker carries the
+   * epoch the EndTxn bumped to, so it must be above the partition's
+   * (ProducerAppendInfo#checkProducerEpoch: a marker at the data's epoch would
+   * be a coordinator that did not bump).
+   */
+  checkMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number, transactionVersion = 0): ErrorName {
     const e = this.entries.get(producerId);
     if (!e) return 'NONE';
-    if (producerEpoch < e.producerEpoch) return 'INVALID_PRODUCER_EPOCH';
+    if (producerEpoch < e.producerEpoch || (transactionVersion >= 2 && producerEpoch === e.producerEpoch)) return 'INVALID_PRODUCER_EPOCH';
     if (coordinatorEpoch < e.coordinatorEpoch) return 'TRANSACTION_COORDINATOR_FENCED';
     return 'NONE';
   }

@@ -40,8 +40,10 @@ async function apiVersions(v: string): Promise<Map<number, [number, number]>> {
 describe('ApiVersions per profile', () => {
   test('the default is 3.9, and it advertises what the handlers serve, as before profiles', async () => {
     expect(resolveOptions({}).kafkaVersion).toBe('3.9');
-    // Every handler but KIP-848's, which a default 3.9 broker does not advertise.
-    const all = new Map(brokerHandlers.filter((h) => h.api.apiKey !== 68 && h.api.apiKey !== 69).map((h) => [h.api.apiKey, [h.minVersion, h.maxVersion]]));
+    // Every handler but KIP-848's, which a default 3.9 broker does not advertise, each capped at 3.9's
+    // maximum: the handlers of Produce, EndTxn and TxnOffsetCommit also serve 4.x's transactions v2.
+    const v39 = new Map<number, number>([[ApiKey.Produce, 11], [ApiKey.EndTxn, 4], [ApiKey.TxnOffsetCommit, 4]]);
+    const all = new Map(brokerHandlers.filter((h) => h.api.apiKey !== 68 && h.api.apiKey !== 69).map((h) => [h.api.apiKey, [h.minVersion, Math.min(h.maxVersion, v39.get(h.api.apiKey) ?? Infinity)]]));
     expect(await apiVersions('default')).toEqual(all);
     expect(await apiVersions('3.9')).toEqual(all);
   });
@@ -70,20 +72,20 @@ describe('ApiVersions per profile', () => {
     expect(r.has(ApiKey.ListTransactions)).toBe(false);
   });
 
-  test('4.0 advertises KIP-896 minimums (Fetch 4+, OffsetCommit 2+) and Produce from 0 (KAFKA-18659), capped at the 3.9 handlers', async () => {
+  test('4.0 advertises KIP-896 minimums (Fetch 4+, OffsetCommit 2+) and Produce from 0 (KAFKA-18659), capped at the handlers', async () => {
     const r = await apiVersions('4.0');
-    expect(r.get(ApiKey.Produce)).toEqual([0, 11]);
+    expect(r.get(ApiKey.Produce)).toEqual([0, 12]);
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
     expect(r.get(ApiKey.ListOffsets)).toEqual([1, 9]);
     expect(r.get(ApiKey.OffsetCommit)).toEqual([2, 9]);
     // 4.0.1 gave JoinGroup v0-1 back (kafka-clients 4.0.2's JoinGroupRequest.json: 0-9), as a real 4.0.2 advertises.
     expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
-    expect(r.get(ApiKey.EndTxn)).toEqual([0, 4]);
+    expect(r.get(ApiKey.EndTxn)).toEqual([0, 5]);
   });
 
   test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), KIP-848 at v0-1, and no share-group or Streams-group API', async () => {
     const r = await apiVersions('4.4');
-    expect(r.get(ApiKey.Produce)).toEqual([0, 11]);
+    expect(r.get(ApiKey.Produce)).toEqual([0, 12]);
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
     expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
     // 4.0.0 had removed them (KIP-896); 4.0.1 gave them back (KAFKA-19444), and the 4.0 profile is 4.0.2's.
@@ -98,15 +100,15 @@ describe('ApiVersions per profile', () => {
     expect([r39.get(68), r39.get(69)]).toEqual([undefined, undefined]);
   });
 
-  test('transactions v2 versions are never served on 4.x, whatever the handlers reach', () => {
+  test('transactions v2 versions (Produce v12, EndTxn v5, TxnOffsetCommit v5) are served on 4.x, not on 3.9', () => {
     for (const v of ['4.0', '4.4']) {
-      const profile = PROFILES.get(v)!;
-      // The releases themselves serve them.
-      expect([profile.ranges.get(ApiKey.Produce)!.max >= 12, profile.ranges.get(ApiKey.EndTxn)!.max, profile.ranges.get(ApiKey.TxnOffsetCommit)!.max >= 5]).toEqual([true, 5, true]);
-      const served = new HandlerRegistry(brokerHandlers, profile);
-      expect([served.supports(ApiKey.Produce, 12), served.supports(ApiKey.EndTxn, 5), served.supports(ApiKey.TxnOffsetCommit, 5)]).toEqual([false, false, false]);
-      expect(served.supports(ApiKey.EndTxn, 4)).toBe(true);
+      const served = new HandlerRegistry(brokerHandlers, PROFILES.get(v)!);
+      expect([v, served.supports(ApiKey.Produce, 12), served.supports(ApiKey.EndTxn, 5), served.supports(ApiKey.TxnOffsetCommit, 5)]).toEqual([v, true, true, true]);
+      // Topic ids (Produce v13, TxnOffsetCommit v6) are not.
+      expect([served.supports(ApiKey.Produce, 13), served.supports(ApiKey.TxnOffsetCommit, 6)]).toEqual([false, false]);
     }
+    const v39 = new HandlerRegistry(brokerHandlers, PROFILES.get('3.9')!);
+    expect([v39.supports(ApiKey.Produce, 12), v39.supports(ApiKey.EndTxn, 5), v39.supports(ApiKey.TxnOffsetCommit, 5)]).toEqual([false, false, false]);
   });
 
   test('ranges-4.4.ts is what scripts/kafka-version-ranges.mjs derives from the vendored 4.4.0 schemas', () => {
@@ -167,14 +169,14 @@ describe('ApiVersions features per profile (v3+, KIP-584)', () => {
     };
   };
 
-  test('4.4 finalizes metadata.version 33, transaction.version 1 and group.version 1 (KIP-848), never share, streams or transaction.version 2', async () => {
+  test('4.4 finalizes metadata.version 33, transaction.version 2 (KIP-890 part 2) and group.version 1 (KIP-848), never share or streams', async () => {
     const v4 = await features('4.4', 4);
-    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '1-1', 'group.version': '1-1' });
+    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '2-2', 'group.version': '1-1' });
     expect(v4.epoch).toBe(0);
     expect(v4.supported).toEqual({
       'metadata.version': '7-33',
       'kraft.version': '0-0',
-      'transaction.version': '0-1',
+      'transaction.version': '0-2',
       'group.version': '0-1',
       'share.version': '0-0',
       'streams.version': '0-0',
@@ -189,7 +191,6 @@ describe('ApiVersions features per profile (v3+, KIP-584)', () => {
     // What kafkaesque leaves out of a real default cluster's answer (docs/protocol.md#finalized-features).
     const capped: Record<string, Record<string, string>> = {
       'kraft.version': { supported: '0-0' },
-      'transaction.version': { supported: '0-1', finalized: '1-1' },
       'share.version': { supported: '0-0' },
       'streams.version': { supported: '0-0' },
       'eligible.leader.replicas.version': { supported: '0-0' },

@@ -148,6 +148,8 @@ function javaClientJar(): string | null {
 
 // KIP-848's consumer protocol: none of these clients has it.
 const noKip848 = (client: string) => `${client} has only the classic group protocol (no KIP-848 group.protocol=consumer)`;
+// Transactions v2 (KIP-890 part 2): what each client without it does on a transaction.version 2 cluster, seen in the run and in its source.
+const noTv2 = (client: string, why: string) => `${client} has only transactions v1 (${why}): on a transaction.version 2 cluster it sends AddPartitionsToTxn and an EndTxn below v5, and the coordinator answers it as v1`;
 
 export const clientSpecs: ClientSpec[] = [
   {
@@ -156,7 +158,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `npm kafkajs ${npmVersion('kafkajs')}`,
     missing: () => (existsSync(join(root, 'node_modules/kafkajs')) ? null : 'kafkajs is not installed: npm ci'),
     command: () => [process.execPath, [clients('kafkajs_compat.mjs')]],
-    unsupported: { 'consumer-group': noKip848('kafkajs 2.2.4') },
+    unsupported: { 'consumer-group': noKip848('kafkajs 2.2.4'), 'transactions-v2': noTv2('kafkajs 2.2.4', 'its EndTxn requests stop at v1') },
     notes: 'No assign() in kafkajs: every read-back is a consumer group of its own reading from the beginning. The two group members are two consumers in one process; offsets are committed with commitOffsets() after reading.',
   },
   {
@@ -165,7 +167,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `npm @platformatic/kafka ${npmVersion('@platformatic/kafka')}`,
     missing: () => (existsSync(join(root, 'node_modules/@platformatic/kafka')) ? null : '@platformatic/kafka is not installed: npm ci'),
     command: () => [process.execPath, [clients('platformatic_compat.mjs')]],
-    unsupported: {},
+    unsupported: { 'transactions-v2': noTv2('@platformatic/kafka', 'its EndTxn requests are v3-v4') },
     notes:
       'Version 1.x is the newest line that supports Node 20 (2.x needs Node 22). Its Consumer always has a groupId: read-backs are groups of their own from the earliest offset. It negotiates versions with ApiVersions and uses flexible versions (Metadata v12, Fetch v17 …). Two Consumers in one process form the group; offsets are committed with commit(). The group driver waits 1 s between the rebalance and the first produce, to work around a client bug this suite found: the MessagesStream hands over the records of a Fetch that was sent under the previous assignment (it never compares them with the current one), so member a, whose long poll for all four partitions was still in flight, read 25 records of member b\'s partitions and they were consumed twice. Unchanged upstream as of 2.9.0.',
   },
@@ -190,7 +192,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `PyPI confluent-kafka ${venvVersion('confluent-kafka') ?? '(missing)'} (test/clients/.venv)`,
     missing: () => (venvVersion('confluent-kafka') ? null : `confluent-kafka is not in test/clients/.venv: ${hint}`),
     command: () => [venvPython, [clients('rdkafka_compat.py')]],
-    unsupported: {},
+    unsupported: { 'transactions-v2': noTv2('librdkafka 2.16', 'observed in this suite: AddPartitionsToTxn and an EndTxn below v5 on the 4.4 profile') },
     notes: 'The same driver as the old librdkafka row (rdkafka_compat.py), on the librdkafka that the PyPI wheel bundles.',
   },
   {
@@ -199,7 +201,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `PyPI kafka-python ${venvVersion('kafka-python') ?? '(missing)'} (test/clients/.venv)`,
     missing: () => (venvVersion('kafka-python') ? null : `kafka-python is not in test/clients/.venv: ${hint}`),
     command: () => [venvPython, [clients('kafka_python_compat.py')]],
-    unsupported: { 'consumer-group': noKip848('kafka-python 3.0.12') },
+    unsupported: { 'consumer-group': noKip848('kafka-python 3.0.12'), 'transactions-v2': noTv2('kafka-python 3.0.12', 'its transaction manager drives EndTxn up to v3') },
     notes:
       "The same driver as the old kafka-python row (kafka_python_compat.py). api_version is left unset: the client asks ApiVersions and guesses the broker's version from the reply. Its producer is idempotent by default: produce/fetch sets enable_idempotence=False. Transactions: init_transactions/begin_transaction/commit_transaction/abort_transaction, every record acknowledged before the end; the read-back is an assign()ed consumer with isolation_level=read_committed.",
   },
@@ -215,7 +217,7 @@ export const clientSpecs: ClientSpec[] = [
       goBuild('sarama', ['./sarama'], goModule, goEnv({ GO111MODULE: 'on', GOFLAGS: '-mod=readonly' }));
     },
     command: () => [goBin('sarama'), []],
-    unsupported: { 'consumer-group': noKip848('IBM/sarama 1.61.1') },
+    unsupported: { 'consumer-group': noKip848('IBM/sarama 1.61.1'), 'transactions-v2': noTv2('IBM/sarama 1.61.1', 'its EndTxnRequest is valid up to v3') },
     notes:
       "A module build of test/clients/go (go.mod pins the version), the same driver source as the old sarama row. Config.Version is sarama.MaxVersion: sarama does not negotiate, it sends the versions that Config.Version implies. Transactions: a SyncProducer with Producer.Transaction.ID, BeginTxn/CommitTxn/AbortTxn; the read-back is ConsumePartition with Consumer.IsolationLevel=ReadCommitted.",
     cleanup: goCleanup,
@@ -243,7 +245,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `Debian python3-confluent-kafka ${debVersion('python3-confluent-kafka') ?? '(missing)'}, librdkafka1 ${debVersion('librdkafka1') ?? '(missing)'}`,
     missing: () => (pythonImports('confluent_kafka') ? null : `python3-confluent-kafka is missing: ${hint}`),
     command: () => [debianPython, [clients('rdkafka_compat.py')]],
-    unsupported: { 'consumer-group': 'librdkafka 2.0.2 predates group.protocol=consumer (KIP-848 came in later 2.x releases)' },
+    unsupported: { 'consumer-group': 'librdkafka 2.0.2 predates group.protocol=consumer (KIP-848 came in later 2.x releases)', 'transactions-v2': 'librdkafka 2.0.2 predates transactions v2 (KIP-890 part 2, Kafka 4.0)' },
     notes: 'Read-backs assign() every partition at offset 0 (a group.id is set because the python client requires one; no group is joined). The group members are two Consumers polled in turn from one thread; offsets are committed with commit(asynchronous=False). The aborted transaction is flushed before abort_transaction(), which would otherwise purge unsent records.',
   },
   {
@@ -252,7 +254,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `Debian kcat ${debVersion('kcat') ?? '(missing)'} (librdkafka ${debVersion('librdkafka1') ?? '?'})`,
     missing: () => (onPath('kcat') ? null : `kcat is missing: ${hint}`),
     command: () => [process.execPath, [clients('kcat_compat.mjs')]],
-    unsupported: { 'consumer-group': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates group.protocol=consumer' },
+    unsupported: { 'consumer-group': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates group.protocol=consumer', 'transactions-v2': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates transactions v2 (KIP-890 part 2)' },
     notes:
       "kcat cannot choose a partition per line: messages go as `key:value` lines (-K :) and librdkafka's partitioner spreads them by key. Read-backs are `kcat -C -o beginning -e` (the simple consumer, no group). The group is two `kcat -G` processes, stopped with SIGTERM, which commits (auto-commit) and leaves. Transactions use `-X transactional.id`: all of stdin is one transaction, committed when stdin closes; an abort is SIGTERM once the records are in the log, with stdin padded to whole KiB because kcat reads it in 1024-byte fread()s.",
   },

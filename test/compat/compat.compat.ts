@@ -42,7 +42,7 @@ const cellKafkaVersion = (s: Scenario) => kafkaVersion ?? s.kafkaVersions?.run;
 function notServed(s: Scenario): string | undefined {
   if (s.notServed) return s.notServed;
   if (kafkaVersion && s.kafkaVersions && !s.kafkaVersions.served.some((v) => kafkaVersion.startsWith(v))) {
-    return `the Kafka ${kafkaVersion} profile does not advertise ConsumerGroupHeartbeat (KIP-848), as a default broker of that version does not (docs/unsupported.md)`;
+    return `the Kafka ${kafkaVersion} profile does not serve ${s.kafkaVersions.what}, as a default broker of that version does not (docs/unsupported.md)`;
   }
   return undefined;
 }
@@ -65,7 +65,7 @@ async function runCell(client: ClientSpec, s: Scenario, unavailable: string | nu
   const t0 = Date.now();
   try {
     const [cmd, lead] = client.command();
-    const args = [...lead, kafka.bootstrap, s.id, topic, '-n', String(Math.max(1, s.n)), '--partitions', String(s.partitions), '--group', group, '--txn-id', txnId];
+    const args = [...lead, kafka.bootstrap, s.driverScenario ?? s.id, topic, '-n', String(Math.max(1, s.n)), '--partitions', String(s.partitions), '--group', group, '--txn-id', txnId];
     let report: DriverReport;
     try {
       report = (await runClient(cmd, args, s.timeoutS)) as DriverReport;
@@ -97,7 +97,7 @@ for (const client of clientSpecs) {
     const unavailable = client.missing();
     let prepareError: string | null = null;
     beforeAll(async () => {
-      if (unavailable || !client.prepare || scenarios.every((s) => client.unsupported[s.id] || notServed(s) || client.notServed?.[s.id])) return;
+      if (unavailable || !client.prepare || scenarios.every((s) => client.unsupported[s.id] || (s.needs && client.unsupported[s.needs]) || notServed(s) || client.notServed?.[s.id])) return;
       try {
         await client.prepare();
       } catch (err) {
@@ -110,7 +110,7 @@ for (const client of clientSpecs) {
       // Skipped on purpose, with the reason in the title: a feature the client
       // itself lacks (kafka-python 2.0.2 has no transactions), or, outside CI
       // only, a client not installed here. In CI a missing client fails its cells.
-      const unsupported = client.unsupported[s.id];
+      const unsupported = client.unsupported[s.id] ?? (s.needs ? client.unsupported[s.needs] : undefined);
       if (unsupported) {
         cells.push({ client: client.id, scenario: s.id, status: 'unsupported', reason: unsupported, problems: [], seconds: 0 });
         test.skip(`${s.title}: not supported by the client (${unsupported})`, () => {});

@@ -6,7 +6,7 @@
 import type { Cluster } from '../../src/broker/cluster.js';
 import type { GroupTrace, LoggedRecord, TopicLog } from './broker-view.js';
 
-export type ScenarioId = 'metadata' | 'produce-fetch' | 'group' | 'idempotent' | 'transactions' | 'consumer-group';
+export type ScenarioId = 'metadata' | 'produce-fetch' | 'group' | 'idempotent' | 'transactions' | 'transactions-v2' | 'consumer-group';
 
 /** [partition, offset, value], as every driver reports a record it read. */
 export type ReadRecord = [number, number, string];
@@ -55,7 +55,11 @@ export interface Scenario {
   /** Why kafkaesque cannot serve the scenario yet: every client that can do it is skipped with this reason. */
   notServed?: string;
   /** The Kafka version profile the scenario needs, when KAFKAESQUE_COMPAT_KAFKA_VERSION names none; a profile that lacks it is not served. */
-  kafkaVersions?: { run: string; served: readonly string[] };
+  kafkaVersions?: { run: string; served: readonly string[]; what: string };
+  /** The scenario the driver runs, when it is another's (transactions v2 is the transactions run on a 4.x cluster). */
+  driverScenario?: ScenarioId;
+  /** A scenario the client must support for this one to apply (its reason is this one's too). */
+  needs?: ScenarioId;
 }
 
 const values = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${String(i).padStart(6, '0')}`);
@@ -286,6 +290,28 @@ export const scenarios: Scenario[] = [
     check: (ctx) => checkGroup(ctx, 200, 4, 'consumer-group'),
     note: ({ trace }) => (trace?.stableSplit ? `group epoch ${trace.stableSplit.generationId}: ${JSON.stringify(trace.stableSplit.assignments)}` : null),
     // KIP-848 is served on the 4.x profiles only (group.version 1), as a default 3.9 broker does not advertise it.
-    kafkaVersions: { run: '4.4', served: ['4.0', '4.4'] },
+    kafkaVersions: { run: '4.4', served: ['4.0', '4.4'], what: 'ConsumerGroupHeartbeat (KIP-848)' },
+  },
+  {
+    id: 'transactions-v2',
+    title: 'transactions v2 (KIP-890 part 2)',
+    partitions: 2,
+    n: 10,
+    timeoutS: 40,
+    describes:
+      'The transactions scenario on a cluster that finalizes `transaction.version` 2 (the `4.4` profile, as a default 4.x cluster): a client with KIP-890 part 2 adds partitions through its Produce v12 and gets a new epoch from every EndTxn v5. Checked as the transactions scenario, and the coordinator must have seen transactions v2 (no AddPartitionsToTxn, an epoch bumped at every end).',
+    check: (ctx) => {
+      const problems = checkTransactions(ctx, 10);
+      const txn = ctx.cluster.transactions.get(ctx.txnId);
+      if (txn && txn.clientTransactionVersion !== 2) problems.push(`the client ran transactions v1 (AddPartitionsToTxn, EndTxn v4) on a transaction.version 2 cluster`);
+      return problems;
+    },
+    note: ({ cluster, txnId }) => {
+      const txn = cluster.transactions.get(txnId);
+      return txn ? `epoch ${txn.producerEpoch} after 3 transactions` : null;
+    },
+    driverScenario: 'transactions',
+    needs: 'transactions',
+    kafkaVersions: { run: '4.4', served: ['4.0', '4.4'], what: 'transaction.version 2 (KIP-890 part 2)' },
   },
 ];

@@ -10,7 +10,7 @@ export const NORMALISATION_RULES: readonly string[] = [
   '`host`, `port` -> placeholders: each side listens where it was started.',
   '`clusterId` (not null) -> `cluster`: random per run on both sides.',
   '`producerId` (>= 0), `memberId`/`leader` (non-empty), `topicId` (non-zero), `sessionId` (Fetch, non-zero) -> `pid#n`, `member#n`, `topic-id#n`, `session#n` in order of first appearance within the sequence: ids are allocated differently, the comparison keeps which answers name the same id.',
-  '`logAppendTimeMs` (>= 0) -> `time`: the append time is the broker\'s clock.',
+  '`logAppendTimeMs`, `transactionStartTimeMs` (>= 0) -> `time`: the broker\'s clock at the append, or when the transaction began (whether there is one, -1 or not, is compared).',
   '`errorMessage` and `batchIndexErrorMessage` (empty or not) -> `null` or `message`: the text is free-form (clients show it, none parses it; a record error names the broker\'s clock); whether there is one is compared. `KAFKAESQUE_CONFORMANCE_MESSAGES=1` compares the text too.',
   '`configs` (CreateTopics, DescribeConfigs) -> keyed by config name, and JoinGroup `members` sorted by (aliased) member id, ApiVersions `apiKeys` keyed by api key: Kafka answers them in HashMap order.',
   'Topic arrays sorted by name, partition arrays by index, group arrays by group id (Metadata, Produce, Fetch, ListOffsets, ListGroups, ...): Kafka builds several answers from hash maps, so their order is not part of the contract.',
@@ -68,7 +68,7 @@ export class Normaliser {
     if ((key === 'memberId' || key === 'leader') && typeof v === 'string' && v !== '') return this.alias('member', v);
     if (key === 'topicId' && typeof v === 'string' && v !== ZERO_UUID) return this.alias('topic-id', v);
     if (key === 'sessionId' && typeof v === 'number' && v !== 0) return this.alias('session', v);
-    if (key === 'logAppendTimeMs' && typeof v === 'number' && v >= 0) return 'time';
+    if ((key === 'logAppendTimeMs' || key === 'transactionStartTimeMs') && typeof v === 'number' && v >= 0) return 'time';
     // KAFKAESQUE_CONFORMANCE_MESSAGES=1 keeps the text, to read what a broker says.
     if ((key === 'errorMessage' || key === 'batchIndexErrorMessage') && !process.env.KAFKAESQUE_CONFORMANCE_MESSAGES) return v === null || v === '' ? null : 'message';
     if (key === 'records' && Buffer.isBuffer(v)) return this.records(v);

@@ -48,6 +48,9 @@ const T0 = Date.now() - 10 * 60_000;
 
 const TXN_RETRY = ['CONCURRENT_TRANSACTIONS'];
 
+/** The sequences of what only 4.x serves (KIP-848, transactions v2) send nothing against 3.9. */
+const onKafka4 = () => /^4\./.test(process.env.KAFKAESQUE_CONFORMANCE_VERSION ?? '');
+
 async function createTopic(s: Session, name: string, numPartitions = 1): Promise<void> {
   await s.setup(ApiKey.CreateTopics, V.createTopics, { topics: [{ name, numPartitions, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 10_000, validateOnly: false }, [
     'TOPIC_ALREADY_EXISTS',
@@ -203,6 +206,53 @@ const transactions: Sequence = {
     await s.step('EndTxn with an unknown producer id', ApiKey.EndTxn, V.endTxn, endTxn(id, { producerId: p.producerId + 1000, producerEpoch: p.producerEpoch }, true));
     await s.step('InitProducerId timeout above transaction.max.timeout.ms', ApiKey.InitProducerId, V.initProducerId, { transactionalId: 'conf-txn-2', transactionTimeoutMs: 900_001, producerId: -1, producerEpoch: -1 });
     await s.step('Fetch all (read_uncommitted)', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 0));
+  },
+};
+
+const transactionsV2: Sequence = {
+  id: 'transactions-v2',
+  title: 'Transactions v2 (KIP-890 part 2): Produce v12, TxnOffsetCommit v5, EndTxn v5',
+  rules:
+    'transaction.version 2 (4.x only): a transactional Produce v12 adds its partition itself; EndTxn v5 bumps the epoch at every commit and abort and answers the new one; a retried EndTxn (the epoch before the bump) is NONE, the other result INVALID_TXN_STATE; an abort with nothing open bumps the epoch; Empty cannot commit; a late write of the old epoch is fenced (no hanging transaction); TxnOffsetCommit v5 without AddOffsetsToTxn; the markers in the log carry the bumped epoch',
+  async run(s) {
+    if (!onKafka4()) return;
+    const topic = 'conf-txn2';
+    const id = 'conf-txn2-1';
+    const group = 'conf-txn2-group';
+    await createTopic(s, topic);
+    await findCoordinator(s, group, 0);
+    const produce = (label: string, values: string[], p: Producer, baseSequence: number) =>
+      s.step(label, ApiKey.Produce, 12, produceBody(topic, batch(values, { ...p, baseSequence, transactional: true }), id));
+    const end = (label: string, p: Producer, committed: boolean) => s.step(label, ApiKey.EndTxn, 5, endTxn(id, p, committed));
+    const empty = await initTxn(s, 'InitProducerId (Empty)', id);
+    await end('EndTxn v5 commit on Empty', empty, true);
+    const first = await end('EndTxn v5 abort on Empty (an empty abort bumps the epoch)', empty, false);
+    let p: Producer = { producerId: first.producerId, producerEpoch: first.producerEpoch };
+    await waitTxnComplete(s, id);
+    await produce('Produce v12 with no AddPartitionsToTxn', ['v2-a', 'v2-b'], p, 0);
+    await s.step('DescribeTransactions while open', ApiKey.DescribeTransactions, V.describeTransactions, { transactionalIds: [id] });
+    const committed = await end('EndTxn v5 commit', p, true);
+    await waitTxnComplete(s, id);
+    await end('EndTxn v5 commit again with the old epoch (a retry)', p, true);
+    await end('EndTxn v5 abort with the old epoch (a retry of the other result)', p, false);
+    await produce('Produce v12 with the old epoch after the commit (a hanging write)', ['late'], p, 2);
+    p = { producerId: committed.producerId, producerEpoch: committed.producerEpoch };
+    await produce('Produce v12 of the next transaction (the new epoch, sequence 0)', ['v2-c'], p, 0);
+    await s.step('TxnOffsetCommit v5 with no AddOffsetsToTxn', ApiKey.TxnOffsetCommit, 5, {
+      transactionalId: id,
+      groupId: group,
+      ...p,
+      generationIdOrMemberEpoch: -1,
+      memberId: '',
+      groupInstanceId: null,
+      topics: [{ name: topic, partitions: [{ partitionIndex: 0, committedOffset: 4, committedLeaderEpoch: -1, committedMetadata: null }] }],
+    });
+    const aborted = await end('EndTxn v5 abort', p, false);
+    await waitTxnComplete(s, id);
+    await s.step('OffsetFetch after the abort', ApiKey.OffsetFetch, V.offsetFetch, { groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [0] }] }], requireStable: true });
+    await end('EndTxn v5 commit after an abort, at the new epoch', { producerId: aborted.producerId, producerEpoch: aborted.producerEpoch }, true);
+    await s.step('Fetch all (read_uncommitted: the markers and their epochs)', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 0));
+    await s.step('Fetch read_committed', ApiKey.Fetch, V.fetch, fetchBody(topic, 0, 1));
   },
 };
 
@@ -584,7 +634,7 @@ const consumerGroup: Sequence = {
     'KIP-848 group coordinator (4.x only; a 3.9 broker with its defaults does not serve it, so the sequence sends nothing there): INVALID_REQUEST checks, GROUP_ID_NOT_FOUND, UNSUPPORTED_ASSIGNOR, a join at epoch 0, UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH, a second member waiting for a partition the first still owns (revocation before assignment), the revocation acknowledged, OffsetCommit v9 with the member epoch (STALE_MEMBER_EPOCH), ListGroups and DescribeGroups of a consumer group, static members (UNRELEASED_INSTANCE_ID, leave with -2, rejoin), leave with -1',
   async run(s) {
     // 3.9 (the default profile, and a 3.9 broker's defaults) does not serve ConsumerGroupHeartbeat.
-    if (!/^4\./.test(process.env.KAFKAESQUE_CONFORMANCE_VERSION ?? '')) return;
+    if (!onKafka4()) return;
     const topic = 'conf-cg';
     const group = 'conf-cg-group';
     await createTopic(s, topic, 2);
@@ -655,7 +705,7 @@ const consumerGroupRegex: Sequence = {
   rules:
     'ConsumerGroupHeartbeat v1 (4.x only): an empty member id is INVALID_REQUEST (KIP-1082); an invalid SubscribedTopicRegex is INVALID_REGULAR_EXPRESSION; a member subscribed by regex joins at epoch 1 with nothing assigned, the coordinator resolves the regex after answering and bumps the group epoch, and the next heartbeat gets the matching topics; ConsumerGroupDescribe v1 shows the regex and the member type',
   async run(s) {
-    if (!/^4\./.test(process.env.KAFKAESQUE_CONFORMANCE_VERSION ?? '')) return;
+    if (!onKafka4()) return;
     const topic = 'conf-cgr-orders';
     const group = 'conf-cgr-group';
     await createTopic(s, topic, 2);
@@ -688,6 +738,7 @@ const consumerGroupRegex: Sequence = {
 export const SEQUENCES: readonly Sequence[] = [
   idempotentProduce,
   transactions,
+  transactionsV2,
   readCommitted,
   txnOffsets,
   groups,

@@ -58,7 +58,8 @@ function settle(a: PartitionAnswer, result: ErrorName): void {
 
 // Answers synchronously unless an acks=all append must wait for followers:
 // no promise, no extra tick, for acks=0/1 and for replicas already in step.
-// Served up to v11: v12 (transactions v2, KIP-890 part 2) and v13 (topic ids) are in the codecs, not served yet.
+// Served up to v12 (v12: transactions v2, KIP-890 part 2: a transactional batch adds its partition to the
+// transaction itself, append.ts); v13 (topic ids) is in the codecs, not served yet.
 export default defineHandler(ProduceApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
@@ -130,4 +131,4 @@ export default defineHandler(ProduceApi, (req, ctx) => {
     nodeEndpoints: version >= 10 ? leaderEndpoints(ctx, notLeader) : [],
   });
   return waits.length === 0 ? response() : Promise.all(waits).then(response);
-}, { max: 11 });
+}, { max: 12 });

@@ -1,17 +1,20 @@
-// TxnOffsetCommit (28), v0-4: offsets committed inside a transaction. The
+// TxnOffsetCommit (28), v0-5: offsets committed inside a transaction. The
 // group coordinator answers (NOT_COORDINATOR elsewhere); the transaction
 // must have the group's offsets partition (AddOffsetsToTxn) and the
 // producer's epoch (KIP-890 verification, 3.8+; the 2.8 profile checks only
-// the epoch); v3+ member fields are checked without REBALANCE_IN_PROGRESS,
+// the epoch); from v5 (transactions v2, KIP-890 part 2) the commit adds the
+// partition itself (AddPartitionsToTxnManager
+// .txnOffsetCommitRequestVersionToTransactionSupportedOperation: v5+ is addPartition); v3+ member fields are checked without REBALANCE_IN_PROGRESS,
 // with 2.x's or 3.x's rules as the profile says. The offsets stay pending, invisible to
 // OffsetFetch, until the COMMIT marker (an ABORT drops them).
 import { TxnOffsetCommitApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { GROUP_METADATA_TOPIC, partitionFor } from '../coordinators.js';
 import { defineHandler } from './handler.js';
+import { TRANSACTION_VERSION_2 } from '../transactions/transaction-metadata.js';
 import { authorize, authorizedNames } from './authorize.js';
 
-// Served up to v4: v5 (transactions v2) and v6 (topic ids) are in the codecs, not served yet.
+// Served up to v5: v6 (topic ids, KIP-1319) is in the codecs, not served yet.
 export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
   const { cluster } = ctx;
   const version = ctx.apiVersion;
@@ -19,7 +22,10 @@ export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
   const groupError = (): ErrorName => {
     const status = cluster.groups.groupStatus(req.groupId, 'TxnOffsetCommit', ctx.nodeId);
     if (status) return status;
-    const verdict = cluster.transactions.verify(req.transactionalId, req.producerId, req.producerEpoch, GROUP_METADATA_TOPIC, partitionFor(req.groupId));
+    const verdict =
+      version >= 5
+        ? cluster.transactions.addOffsets(req.transactionalId, req.producerId, req.producerEpoch, req.groupId, TRANSACTION_VERSION_2)
+        : cluster.transactions.verify(req.transactionalId, req.producerId, req.producerEpoch, GROUP_METADATA_TOPIC, partitionFor(req.groupId));
     if (!cluster.profile.transactionVerification) {
       // 2.x asks no coordinator (GroupCoordinator#handleTxnCommitOffsets, 2.8.2): the
       // members are checked, then the offsets partition's producer state refuses an
@@ -66,4 +72,4 @@ export default defineHandler(TxnOffsetCommitApi, (req, ctx) => {
       })),
     })),
   };
-}, { max: 4 });
+}, { max: 5 });

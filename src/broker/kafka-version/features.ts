@@ -46,9 +46,8 @@ export const FEATURES_3_9: BrokerFeatures = {
 // StreamsVersion, EligibleLeaderReplicasVersion in server-common):
 // - transaction.version 2 (TV_2) makes a Java 4.x producer use transactions
 //   v2 (KIP-890 part 2: TransactionManager#isTransactionV2Enabled is level
-//   >= 2); TV_1 changes only the transaction log's record version
-//   (TransactionVersion#transactionLogValueVersion), which kafkaesque keeps
-//   no log for, so 1 is supported and finalized;
+//   >= 2), served (Produce v12, TxnOffsetCommit v5, EndTxn v5) and finalized
+//   at 2, as a default 4.x cluster is;
 // - group.version 1 (GV_1) is KIP-848's consumer group protocol, served
 //   (groups/consumer-group-coordinator.ts) and finalized at 1, as a default
 //   4.x cluster is (GroupVersion.LATEST_PRODUCTION);
@@ -56,16 +55,16 @@ export const FEATURES_3_9: BrokerFeatures = {
 // - streams.version 1 is the Streams rebalance protocol (KIP-1071);
 // - eligible.leader.replicas.version 1 is KIP-966's ELR (leader election
 //   and DescribeTopicPartitions' eligible leaders), which kafkaesque does not model.
-const TRANSACTION_VERSION_1: FeatureRange = { name: 'transaction.version', min: 0, max: 1 };
+const TRANSACTION_VERSION_2: FeatureRange = { name: 'transaction.version', min: 0, max: 2 };
 const GROUP_VERSION_1: FeatureRange = { name: 'group.version', min: 0, max: 1 };
 const ELR_VERSION_0: FeatureRange = { name: 'eligible.leader.replicas.version', min: 0, max: 0 };
 
 /** 4.0.0: metadata.version 3.3-IV3 (7) to 4.0-IV3 (25), finalized at 25. */
 export const FEATURES_4_0: BrokerFeatures = {
-  supported: [GROUP_VERSION_1, KRAFT_VERSION_0, { name: 'metadata.version', min: 7, max: 25 }, TRANSACTION_VERSION_1, ELR_VERSION_0],
+  supported: [GROUP_VERSION_1, KRAFT_VERSION_0, { name: 'metadata.version', min: 7, max: 25 }, TRANSACTION_VERSION_2, ELR_VERSION_0],
   finalized: [
     ['group.version', 1],
-    ['transaction.version', 1],
+    ['transaction.version', 2],
     ['metadata.version', 25],
   ],
 };
@@ -78,12 +77,12 @@ export const FEATURES_4_4: BrokerFeatures = {
     { name: 'metadata.version', min: 7, max: 33 },
     { name: 'share.version', min: 0, max: 0 },
     { name: 'streams.version', min: 0, max: 0 },
-    TRANSACTION_VERSION_1,
+    TRANSACTION_VERSION_2,
     ELR_VERSION_0,
   ],
   finalized: [
     ['group.version', 1],
-    ['transaction.version', 1],
+    ['transaction.version', 2],
     ['metadata.version', 33],
   ],
 };

@@ -112,17 +112,6 @@ const KRAFT_3_9: KafkaVersionProfile = {
   brokerConfigsRemoved: [],
 };
 
-// Transactions v2 (KIP-890 part 2) is not implemented: the versions a Java
-// 4.x producer sends only when transaction.version is 2 are not served.
-// Produce v12 and TxnOffsetCommit v5 add their partition or group to the
-// transaction themselves, EndTxn v5 bumps the epoch and answers it
-// (ProduceRequest.json, TxnOffsetCommitRequest.json, EndTxnRequest.json).
-const TRANSACTIONS_V1: ReadonlyMap<number, number> = new Map([
-  [0, 11], // Produce
-  [26, 4], // EndTxn
-  [28, 4], // TxnOffsetCommit
-]);
-
 const KRAFT_4_0: KafkaVersionProfile = {
   ...KRAFT_3_9,
   name: '4.0',
@@ -132,7 +121,7 @@ const KRAFT_4_0: KafkaVersionProfile = {
   // ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION (KAFKA-18659): Produce
   // v0-2 are advertised for librdkafka's sake, and refused like any removed version.
   advertisedMin: new Map([[0, 0]]),
-  versionCaps: TRANSACTIONS_V1,
+  versionCaps: new Map(),
   features: FEATURES_4_0,
   // LogConfig (4.0.0) no longer defines message.format.version,
   // message.downconversion.enable nor message.timestamp.difference.max.ms (KIP-724, KIP-937).

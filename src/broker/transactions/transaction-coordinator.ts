@@ -4,6 +4,13 @@
 // whole cluster; which node may answer for a transactional id is decided by
 // coordinators.ts (the leader of its __transaction_state partition).
 //
+// Transactions v2 (KIP-890 part 2, transaction.version 2 on the 4.x
+// profiles): a Produce v12 or TxnOffsetCommit v5 adds its partition to the
+// transaction itself, and every EndTxn v5 bumps the epoch, writes the markers
+// with the bumped one (so a late write of the old epoch is fenced at the
+// partition: no hanging transaction) and answers it; an abort with nothing
+// open is allowed and bumps the epoch too.
+//
 // Differs from Kafka: the transaction log is not written, so a transition's
 // pending state lasts only while markers cannot be written (a partition
 // without a leader); timeouts fire at the deadline itself rather than on the
@@ -17,6 +24,8 @@ import { GROUP_KEY_TYPE, TRANSACTION_STATE_TOPIC, ensureCoordinatorTopic, partit
 import {
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
+  MAX_PRODUCER_EPOCH,
+  TRANSACTION_VERSION_2,
   isEpochExhausted,
   partitionKey,
   validPreviousStates,
@@ -33,6 +42,13 @@ export interface TransactionConfig {
 export const defaultTransactionConfig: Readonly<TransactionConfig> = Object.freeze({ transactionMaxTimeoutMs: 900_000 });
 
 export interface InitProducerIdResult {
+  error: ErrorName;
+  producerId: number;
+  producerEpoch: number;
+}
+
+/** EndTxn's answer: v5 also carries the producer id and epoch to use next (-1 on an error). */
+export interface EndTxnResult {
   error: ErrorName;
   producerId: number;
   producerEpoch: number;
@@ -100,6 +116,7 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
         partitions: new Map(),
         txnStartTimestamp: -1,
         txnLastUpdateTimestamp: this.cluster.clock.now(),
+        clientTransactionVersion: 0,
       };
       this.txns.set(transactionalId, txn);
     }
@@ -164,8 +181,12 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
     return { error: 'NONE', txn };
   }
 
-  /** Adds partitions to the producer's transaction (one verdict for all of them). */
-  addPartitions(transactionalId: string, producerId: number, producerEpoch: number, partitions: readonly TopicPartition[]): ErrorName {
+  /**
+   * Adds partitions to the producer's transaction (one verdict for all of
+   * them). `transactionVersion` 2 is the broker adding them for a Produce v12
+   * or TxnOffsetCommit v5 (prepareAddPartitions records it on the transaction).
+   */
+  addPartitions(transactionalId: string, producerId: number, producerEpoch: number, partitions: readonly TopicPartition[], transactionVersion = 0): ErrorName {
     const { error, txn } = this.checkProducer(transactionalId, producerId, producerEpoch);
     if (!txn) return error;
     if (txn.state === 'PrepareCommit' || txn.state === 'PrepareAbort') return 'CONCURRENT_TRANSACTIONS';
@@ -175,14 +196,15 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
       this.armTimeout(txn);
     }
     for (const p of partitions) txn.partitions.set(partitionKey(p.topic, p.partition), { topic: p.topic, partition: p.partition });
+    txn.clientTransactionVersion = transactionVersion;
     this.transition(txn, 'Ongoing');
     return 'NONE';
   }
 
-  /** AddOffsetsToTxn: the group's __consumer_offsets partition joins the transaction. */
-  addOffsets(transactionalId: string, producerId: number, producerEpoch: number, groupId: string): ErrorName {
+  /** AddOffsetsToTxn (or, with transaction version 2, TxnOffsetCommit v5 itself): the group's __consumer_offsets partition joins the transaction. */
+  addOffsets(transactionalId: string, producerId: number, producerEpoch: number, groupId: string, transactionVersion = 0): ErrorName {
     ensureCoordinatorTopic(this.cluster, GROUP_KEY_TYPE);
-    return this.addPartitions(transactionalId, producerId, producerEpoch, [{ topic: coordinatorTopic(GROUP_KEY_TYPE), partition: partitionFor(groupId) }]);
+    return this.addPartitions(transactionalId, producerId, producerEpoch, [{ topic: coordinatorTopic(GROUP_KEY_TYPE), partition: partitionFor(groupId) }], transactionVersion);
   }
 
   /** Whether a partition is in the producer's open transaction (TxnOffsetCommit and produce verification). */
@@ -197,12 +219,20 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
 
   // ---------- EndTxn ----------
 
-  endTxn(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean): ErrorName {
+  /** EndTxn: v0-4 as endTransactionWithTV1, v5 (transaction version 2) as endTransaction. */
+  endTxn(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean, transactionVersion = 0): EndTxnResult {
+    if (transactionVersion >= TRANSACTION_VERSION_2) return this.endTxnV2(transactionalId, producerId, producerEpoch, commit);
+    const error = this.endTxnV1(transactionalId, producerId, producerEpoch, commit);
+    const txn = this.txns.get(transactionalId);
+    return error === 'NONE' && txn ? { error, producerId: txn.producerId, producerEpoch: txn.producerEpoch } : { error, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH };
+  }
+
+  private endTxnV1(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean): ErrorName {
     const { error, txn } = this.checkProducer(transactionalId, producerId, producerEpoch);
     if (!txn) return error;
     switch (txn.state) {
       case 'Ongoing':
-        this.complete(txn, commit);
+        this.complete(txn, commit, 0);
         return 'NONE';
       case 'PrepareCommit':
         return commit ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE';
@@ -214,6 +244,63 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
         return commit ? 'INVALID_TXN_STATE' : 'NONE';
       default:
         return 'INVALID_TXN_STATE';
+    }
+  }
+
+  /**
+   * TransactionCoordinator#endTransaction under transaction version 2. A
+   * retry carries the epoch before the bump (retryOnEpochBump), or the old
+   * producer id's last epoch after a rotation (retryOnOverflow). In short, for
+   * a completed or Empty id (Kafka's table): an abort at the current epoch
+   * bumps it (an empty transaction), a retry of the same result is NONE, the
+   * other result INVALID_TXN_STATE, and an Empty id cannot commit.
+   */
+  private endTxnV2(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean): EndTxnResult {
+    const failed = (error: ErrorName): EndTxnResult => ({ error, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH });
+    if (transactionalId === '') return failed('INVALID_REQUEST');
+    const txn = this.txns.get(transactionalId);
+    if (!txn) return failed('INVALID_PRODUCER_ID_MAPPING');
+    const retryOnOverflow = txn.lastProducerId === producerId && producerEpoch === MAX_PRODUCER_EPOCH && txn.producerEpoch === 0;
+    const retryOnEpochBump = txn.producerEpoch === producerEpoch + 1;
+    const isRetry = retryOnEpochBump || retryOnOverflow;
+    let validEpoch: boolean;
+    switch (txn.state) {
+      case 'PrepareCommit':
+      case 'PrepareAbort':
+        validEpoch = retryOnEpochBump;
+        break;
+      case 'CompleteCommit':
+      case 'CompleteAbort':
+        validEpoch = isRetry || producerEpoch === txn.producerEpoch;
+        break;
+      default:
+        validEpoch = producerEpoch === txn.producerEpoch;
+    }
+    if (txn.producerId !== producerId && !retryOnOverflow) return failed('INVALID_PRODUCER_ID_MAPPING');
+    if (!validEpoch) return failed('PRODUCER_FENCED');
+    if (txn.pendingState) return failed('CONCURRENT_TRANSACTIONS');
+    const current: EndTxnResult = { error: 'NONE', producerId: txn.producerId, producerEpoch: txn.producerEpoch };
+    const bump = (asCommit: boolean): EndTxnResult => {
+      this.complete(txn, asCommit, TRANSACTION_VERSION_2);
+      return { error: 'NONE', producerId: txn.producerId, producerEpoch: txn.producerEpoch };
+    };
+    switch (txn.state) {
+      case 'Ongoing':
+        return bump(commit);
+      case 'CompleteCommit':
+        if (commit) return isRetry ? current : failed('INVALID_TXN_STATE');
+        return isRetry ? failed('INVALID_TXN_STATE') : bump(false);
+      case 'CompleteAbort':
+        if (commit) return failed('INVALID_TXN_STATE');
+        return isRetry ? current : bump(false);
+      case 'PrepareCommit':
+        return failed(commit ? 'CONCURRENT_TRANSACTIONS' : 'INVALID_TXN_STATE');
+      case 'PrepareAbort':
+        return failed(commit ? 'INVALID_TXN_STATE' : 'CONCURRENT_TRANSACTIONS');
+      case 'Empty':
+        return commit ? failed('INVALID_TXN_STATE') : bump(false);
+      default:
+        return failed('INVALID_TXN_STATE');
     }
   }
 
@@ -237,12 +324,23 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
     return 'NONE';
   }
 
+  /**
+   * prepareFenceProducerEpoch, then the abort. Under transaction version 2 the
+   * abort bumps the epoch once more (prepareAbortOrCommit), so the markers
+   * carry the fenced epoch + 1: a timeout uses the cluster's version (Kafka:
+   * "not from client, use server TV"), a fence the transaction's own.
+   */
   private fenceAndAbort(txn: TransactionMetadata, reason: 'timeout' | 'fenced'): void {
     txn.producerEpoch += 1;
     txn.lastProducerEpoch = NO_PRODUCER_EPOCH;
     this.cluster.log.info({ transactionalId: txn.transactionalId, producerId: txn.producerId, epoch: txn.producerEpoch, reason }, 'transaction aborted by the coordinator');
     this.emit('aborted', { transactionalId: txn.transactionalId, producerId: txn.producerId, producerEpoch: txn.producerEpoch, reason });
-    this.complete(txn, false);
+    this.complete(txn, false, reason === 'timeout' ? this.serverTransactionVersion() : txn.clientTransactionVersion);
+  }
+
+  /** The cluster's finalized transaction.version (TransactionStateManager#transactionVersionLevel). */
+  private serverTransactionVersion(): number {
+    return this.cluster.profile.features.finalized.find(([name]) => name === 'transaction.version')?.[1] ?? 0;
   }
 
   private armTimeout(txn: TransactionMetadata): void {
@@ -258,10 +356,23 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
 
   // ---------- markers ----------
 
-  /** Prepare{Commit,Abort}, then markers to every partition, then Complete{Commit,Abort}. */
-  private complete(txn: TransactionMetadata, commit: boolean): void {
+  /**
+   * Prepare{Commit,Abort}, then markers to every partition, then
+   * Complete{Commit,Abort}. Under transaction version 2 the epoch is bumped
+   * first (prepareAbortOrCommit) and the markers carry the new one; an
+   * exhausted epoch moves to a new producer id once complete (prepareComplete).
+   */
+  private complete(txn: TransactionMetadata, commit: boolean, transactionVersion: number): void {
     this.timers.get(txn.transactionalId)?.cancel();
     this.timers.delete(txn.transactionalId);
+    if (transactionVersion >= TRANSACTION_VERSION_2) {
+      if (isEpochExhausted(txn.producerEpoch)) this.nextProducerIds.set(txn.transactionalId, this.allocateProducerId());
+      txn.lastProducerEpoch = txn.producerEpoch;
+      txn.producerEpoch += 1;
+      // An abort with nothing added: the start time is the abort's (noPartitionAdded).
+      if (txn.state !== 'Ongoing') txn.txnStartTimestamp = this.cluster.clock.now();
+    }
+    txn.clientTransactionVersion = transactionVersion;
     this.transition(txn, commit ? 'PrepareCommit' : 'PrepareAbort');
     txn.pendingState = commit ? 'CompleteCommit' : 'CompleteAbort';
     this.markedPartitions.set(txn.transactionalId, [...txn.partitions.values()]);
@@ -278,7 +389,7 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
         continue;
       }
       if (p.leader < 0) continue; // retried when a leader is elected
-      const error = appendEndTxnMarker(this.cluster, p, { producerId: txn.producerId, producerEpoch: txn.producerEpoch, coordinatorEpoch, commit });
+      const error = appendEndTxnMarker(this.cluster, p, { producerId: txn.producerId, producerEpoch: txn.producerEpoch, coordinatorEpoch, commit, transactionVersion: txn.clientTransactionVersion });
       if (error !== 'NONE') this.cluster.log.warn({ transactionalId: txn.transactionalId, ...tp, error }, 'transaction marker refused');
       txn.partitions.delete(key);
     }
@@ -292,10 +403,21 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
     this.cluster.groups.completePendingTxnOffsets(txn.producerId, commit);
     txn.pendingState = null;
     this.transition(txn, commit ? 'CompleteCommit' : 'CompleteAbort');
-    this.emit('completed', { transactionalId: txn.transactionalId, producerId: txn.producerId, producerEpoch: txn.producerEpoch, commit, partitions });
+    const markedEpoch = txn.producerEpoch;
+    const markedProducerId = txn.producerId;
+    const next = this.nextProducerIds.get(txn.transactionalId);
+    if (next !== undefined) {
+      this.nextProducerIds.delete(txn.transactionalId);
+      txn.lastProducerId = txn.producerId;
+      txn.producerId = next;
+      txn.producerEpoch = 0;
+    }
+    this.emit('completed', { transactionalId: txn.transactionalId, producerId: markedProducerId, producerEpoch: markedEpoch, commit, partitions });
   }
 
   private readonly markedPartitions = new Map<string, TopicPartition[]>();
+  /** Transactions v2 with an exhausted epoch: the producer id they move to once complete. */
+  private readonly nextProducerIds = new Map<string, number>();
 
   private retryBlockedMarkers(): void {
     for (const id of [...this.blocked]) {
@@ -329,6 +451,7 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
     this.txns.clear();
     this.blocked.clear();
     this.markedPartitions.clear();
+    this.nextProducerIds.clear();
     return count;
   }
 }

@@ -16,7 +16,8 @@ export const validPreviousStates: Readonly<Record<TransactionState, readonly Tra
   Empty: ['Empty', 'CompleteCommit', 'CompleteAbort'],
   Ongoing: ['Empty', 'Ongoing', 'CompleteCommit', 'CompleteAbort'],
   PrepareCommit: ['Ongoing'],
-  PrepareAbort: ['Ongoing', 'PrepareEpochFence'],
+  // Transactions v2 (KIP-890 part 2) may abort with nothing open: an Empty or completed id goes straight to PrepareAbort.
+  PrepareAbort: ['Ongoing', 'PrepareEpochFence', 'Empty', 'CompleteCommit', 'CompleteAbort'],
   CompleteCommit: ['PrepareCommit'],
   CompleteAbort: ['PrepareAbort'],
   Dead: ['Empty', 'CompleteCommit', 'CompleteAbort'],
@@ -49,7 +50,16 @@ export interface TransactionMetadata {
   readonly partitions: Map<string, TopicPartition>;
   txnStartTimestamp: number;
   txnLastUpdateTimestamp: number;
+  /**
+   * The transaction version the client last used with it (TransactionMetadata#clientTransactionVersion):
+   * 2 once a Produce v12, TxnOffsetCommit v5 or EndTxn v5 (KIP-890 part 2) touched it, else 0.
+   * Under 2 every EndTxn bumps the epoch, and the markers carry the bumped one.
+   */
+  clientTransactionVersion: number;
 }
+
+/** TransactionVersion#supportsEpochBump: transactions v2. */
+export const TRANSACTION_VERSION_2 = 2;
 
 export const partitionKey = (topic: string, partition: number) => `${topic}:${partition}`;
 

@@ -55,16 +55,16 @@ test('an exhausted epoch rotates to a new producer id at epoch 0', () => {
 test('EndTxn follows the state table, and a retried commit of a finished one answers NONE', () => {
   const { cluster, tc } = setup();
   const { producerId: pid } = tc.initProducerId('tx', 60000, -1, -1);
-  expect(tc.endTxn('tx', pid, 0, true)).toBe('INVALID_TXN_STATE'); // Empty
+  expect(tc.endTxn('tx', pid, 0, true).error).toBe('INVALID_TXN_STATE'); // Empty
   expect(tc.addPartitions('tx', pid, 0, [{ topic: 't', partition: 0 }])).toBe('NONE');
   expect(write(cluster, pid, 0, 0).error).toBe('NONE');
-  expect(tc.endTxn('tx', pid, 0, true)).toBe('NONE');
+  expect(tc.endTxn('tx', pid, 0, true).error).toBe('NONE');
   expect(tc.get('tx')!.state).toBe('CompleteCommit');
-  expect(tc.endTxn('tx', pid, 0, true)).toBe('NONE');
-  expect(tc.endTxn('tx', pid, 0, false)).toBe('INVALID_TXN_STATE');
-  expect(tc.endTxn('tx', pid, 1, true)).toBe('PRODUCER_FENCED');
-  expect(tc.endTxn('tx', pid + 1, 0, true)).toBe('INVALID_PRODUCER_ID_MAPPING');
-  expect(tc.endTxn('nobody', pid, 0, true)).toBe('INVALID_PRODUCER_ID_MAPPING');
+  expect(tc.endTxn('tx', pid, 0, true).error).toBe('NONE');
+  expect(tc.endTxn('tx', pid, 0, false).error).toBe('INVALID_TXN_STATE');
+  expect(tc.endTxn('tx', pid, 1, true).error).toBe('PRODUCER_FENCED');
+  expect(tc.endTxn('tx', pid + 1, 0, true).error).toBe('INVALID_PRODUCER_ID_MAPPING');
+  expect(tc.endTxn('nobody', pid, 0, true).error).toBe('INVALID_PRODUCER_ID_MAPPING');
   const p = cluster.partition('t', 0)!;
   expect(p.logEndOffset).toBe(2); // the record and the COMMIT marker
   expect(p.lastStableOffset).toBe(2);
@@ -94,7 +94,7 @@ test('the timeout aborts an open transaction with a bumped epoch, fencing the la
   // The late producer: produce, AddPartitions, EndTxn, and InitProducerId with its old epoch.
   expect(write(cluster, pid, 0, 1).error).toBe('INVALID_PRODUCER_EPOCH');
   expect(tc.addPartitions('tx', pid, 0, [{ topic: 't', partition: 1 }])).toBe('PRODUCER_FENCED');
-  expect(tc.endTxn('tx', pid, 0, true)).toBe('PRODUCER_FENCED');
+  expect(tc.endTxn('tx', pid, 0, true).error).toBe('PRODUCER_FENCED');
   expect(tc.initProducerId('tx', 10_000, pid, 0).error).toBe('PRODUCER_FENCED');
   expect(tc.initProducerId('tx', 10_000, -1, -1).producerEpoch).toBe(2);
 });
@@ -117,10 +117,10 @@ test('markers wait for a leader: meanwhile the transaction is pending and answer
   const p0 = cluster.partition('t', 0)!;
   for (const n of p0.replicas) cluster.stopNode(n);
   expect(p0.leader).toBe(-1);
-  expect(tc.endTxn('tx', pid, 0, true)).toBe('NONE');
+  expect(tc.endTxn('tx', pid, 0, true).error).toBe('NONE');
   expect(tc.get('tx')).toMatchObject({ state: 'PrepareCommit', pendingState: 'CompleteCommit' });
   expect(tc.addPartitions('tx', pid, 0, [{ topic: 't', partition: 0 }])).toBe('CONCURRENT_TRANSACTIONS');
-  expect(tc.endTxn('tx', pid, 0, true)).toBe('CONCURRENT_TRANSACTIONS');
+  expect(tc.endTxn('tx', pid, 0, true).error).toBe('CONCURRENT_TRANSACTIONS');
   expect(tc.initProducerId('tx', 60000, -1, -1).error).toBe('CONCURRENT_TRANSACTIONS');
   for (const n of p0.replicas) cluster.startNode(n);
   expect(tc.get('tx')).toMatchObject({ state: 'CompleteCommit', pendingState: null });
