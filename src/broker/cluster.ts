@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from './clock.js';
 import { Partition } from './partition.js';
-import { MetadataLag, type LagReader, type MetadataLagSpec, type TopicImage } from './metadata-lag.js';
+import { MetadataLag, type LagReader, type LaggedAnswer, type MetadataLagSpec, type TopicImage } from './metadata-lag.js';
 import { topicConfigDefsFor, validateTopicConfig, type ConfigDef } from './configs.js';
 import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profiles.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
@@ -358,13 +358,13 @@ export class Cluster extends EventEmitter<ClusterEvents> {
    * not seen): NOT_LEADER_OR_FOLLOWER. `leader` and `leaderEpoch` are the
    * node's own, as KafkaApis.getCurrentLeader answers them (KIP-951).
    */
-  laggedPartition(reader: LagReader, name: string, index: number): { error: 'UNKNOWN_TOPIC_OR_PARTITION' | 'NOT_LEADER_OR_FOLLOWER'; leader: number; leaderEpoch: number } | null {
+  laggedPartition(reader: LagReader, name: string, index: number): LaggedAnswer | null {
     const view = this.metadataLag.view(reader, name);
     if (!view) return null;
     const known = view.image?.partitions[index];
     const liveTopic = this.topics.get(name);
     const live = liveTopic && liveTopic.topicId === view.image?.topicId ? liveTopic.partitions[index] : undefined;
-    let answer: ReturnType<Cluster['laggedPartition']> = null;
+    let answer: LaggedAnswer | null = null;
     if (!known) answer = { error: 'UNKNOWN_TOPIC_OR_PARTITION', leader: -1, leaderEpoch: -1 };
     else if (!live) answer = { error: 'NOT_LEADER_OR_FOLLOWER', leader: known.leader, leaderEpoch: known.leaderEpoch };
     else if ((known.leader !== live.leader || known.leaderEpoch !== live.leaderEpoch) && (known.leader !== reader.nodeId || live.leader !== reader.nodeId)) {

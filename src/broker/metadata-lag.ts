@@ -38,6 +38,13 @@ export interface LagReader {
 /** A lagging node's view of a topic: null image when it does not know the topic; undefined when it is caught up (read live). */
 export type TopicView = { image: TopicImage | null } | undefined;
 
+/** A lagging node's answer for a partition, with the leader it knows (KIP-951's current leader). */
+export interface LaggedAnswer {
+  error: 'UNKNOWN_TOPIC_OR_PARTITION' | 'NOT_LEADER_OR_FOLLOWER';
+  leader: number;
+  leaderEpoch: number;
+}
+
 export interface MetadataLagSpec {
   /** How long after a change the node sees it; undefined: until the requests budget is spent. */
   ms?: number;
