@@ -62,6 +62,10 @@ async function fetchById(nodeId: number, topicId: string, partition: number) {
   const res = await on(nodeId).request(ApiKey.Fetch, 16, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: 1 << 20, isolationLevel: 0, topics: [{ topicId, partitions: [{ partition, fetchOffset: 0, partitionMaxBytes: 1 << 20, currentLeaderEpoch: -1 }] }] });
   return { ...res.responses[0].partitions[0], nodeEndpoints: res.nodeEndpoints.map((n: { nodeId: number }) => n.nodeId) };
 }
+async function describeTopicPartitions(nodeId: number, name: string) {
+  const res = await on(nodeId).request(ApiKey.DescribeTopicPartitions, 0, { topics: [{ name }], responsePartitionLimit: 100, cursor: null });
+  return res.topics[0] as { errorCode: number; topicId: string; partitions: { leaderId: number }[] } | undefined;
+}
 /** ListOffsets, OffsetForLeaderEpoch, DeleteRecords and DescribeConfigs of one topic-partition, their error codes. */
 async function otherApis(nodeId: number, topic: string, partition: number) {
   const c = on(nodeId);
@@ -86,6 +90,8 @@ test('after CreatePartitions the lagging node lists the old partition count and 
 
   expect((await metadata(0, ['grow']))[0]!.partitions).toHaveLength(3);
   expect((await metadata(1, ['grow']))[0]!.partitions.map((p) => p.partitionIndex)).toEqual([0]);
+  expect((await describeTopicPartitions(1, 'grow'))!.partitions).toHaveLength(1);
+  expect((await describeTopicPartitions(0, 'grow'))!.partitions).toHaveLength(3);
   // Node 1 leads partition 2 but has not seen it: no hosted partition, none in its cache.
   expect(await produce(1, 'grow', 2)).toMatchObject({ errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
   expect(await fetchByName(1, 'grow', 2)).toMatchObject({ errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
@@ -113,6 +119,8 @@ test('after DeleteTopics the lagging node still answers the topic; Produce, Fetc
   expect((await metadata(1, ['gone']))[0]).toMatchObject({ errorCode: 0, topicId: before!.topicId, partitions: [{ partitionIndex: 0, leaderId: 1, leaderEpoch: before!.partitions[0]!.leaderEpoch }] });
   expect((await metadata(1, null)).map((t) => t.name)).toContain('gone');
   expect((await metadata(0, null)).map((t) => t.name)).not.toContain('gone');
+  expect(await describeTopicPartitions(1, 'gone')).toMatchObject({ errorCode: 0, topicId: before!.topicId, partitions: [{ leaderId: 1 }] });
+  expect(await describeTopicPartitions(0, 'gone')).toMatchObject({ errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
 
   // In node 1's cache, not hosted (ReplicaManager.getPartitionOrError): the leader it knows in the KIP-951 fields.
   expect(await produce(1, 'gone', 0)).toMatchObject({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, currentLeader: { leaderId: 1, leaderEpoch: before!.partitions[0]!.leaderEpoch }, nodeEndpoints: [1] });
