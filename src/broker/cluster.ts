@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from './clock.js';
 import { Partition } from './partition.js';
+import { MetadataLag, type LagReader, type LaggedAnswer, type MetadataLagSpec, type TopicImage } from './metadata-lag.js';
 import { topicConfigDefsFor, validateTopicConfig, type ConfigDef } from './configs.js';
 import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profiles.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
@@ -119,14 +120,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly topics = new Map<string, Topic>();
   private readonly topicsById = new Map<string, Topic>();
   private readonly pausedFollowers = new Set<number>();
-  /**
-   * KRaft's metadata lag (the metadata-lag fault): per node, how long after
-   * the controller commits a topic's creation that node's metadata cache
-   * has it. Absent: at once.
-   */
-  private readonly metadataLagMs = new Map<number, number>();
-  /** Per topic, per lagging node: when (cluster clock) that node has seen the topic's creation. */
-  private readonly visibleFrom = new Map<string, Map<number, number>>();
+  /** KRaft's metadata lag (the metadata-lag fault): what each lagging node's metadata cache has not caught up with. */
+  readonly metadataLag: MetadataLag;
   private placementCursor = 0;
   readonly clock: Clock;
   readonly log: Logger;
@@ -156,6 +151,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.topicConfigDefs = topicConfigDefsFor(this.profile);
     this.startReplicationLagMs = options.replicationLagMs;
     this.clock = options.clock;
+    this.metadataLag = new MetadataLag(options.clock);
     this.log = options.logger;
     this.quotas = new ClientQuotas(options.clock);
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
@@ -304,55 +300,89 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       if (firstLive === undefined) p.goOffline();
       else p.leader = firstLive;
     }
+    this.metadataLag.beforeChange(name, undefined);
     this.topics.set(name, topic);
     this.topicsById.set(topic.topicId, topic);
-    this.lagCreation(name);
+    this.metadataLag.afterChange(name, topic);
     this.log.debug({ topic: name, partitions: topic.partitions.length }, 'topic created');
     this.emit('topic-created', name);
     return ok(topic);
   }
 
-  /** Marks a new topic unseen on every lagging node until its lag has passed. */
-  private lagCreation(name: string): void {
-    if (this.metadataLagMs.size === 0) return;
-    const now = this.clock.now();
-    const from = new Map<number, number>();
-    for (const [nodeId, ms] of this.metadataLagMs) from.set(nodeId, now + ms);
-    this.visibleFrom.set(name, from);
-  }
-
   /**
-   * Whether a node's metadata cache has the topic: false while a
-   * metadata-lag keeps its creation from that node (Metadata, Produce and
-   * Fetch there answer as for a topic that does not exist), true otherwise,
-   * including for topics that do not exist at all (callers look them up).
+   * A topic as the reader's node's metadata cache has it (the metadata-lag
+   * fault): the live topic when that node is caught up on it, else the
+   * image it last applied (undefined: it does not know the topic, though the
+   * controller may; or a deleted topic it still has). An answer built on a
+   * lagged image counts against the node's requests budget.
    */
-  visibleOn(nodeId: number, topic: string): boolean {
-    const from = this.visibleFrom.get(topic)?.get(nodeId);
-    return from === undefined || this.clock.now() >= from;
-  }
-
-  /** The topic as a node's metadata cache has it: undefined when it does not exist or the node has not seen it yet. */
-  topicOn(nodeId: number, name: string): Topic | undefined {
-    return this.visibleOn(nodeId, name) ? this.topics.get(name) : undefined;
+  topicOn(reader: LagReader, name: string): TopicImage | undefined {
+    const view = this.metadataLag.view(reader, name);
+    if (!view) return this.topics.get(name);
+    this.metadataLag.shown(reader);
+    return view.image ?? undefined;
   }
 
   /** topicOn by topic id. */
-  topicByIdOn(nodeId: number, id: string): Topic | undefined {
-    const topic = this.topicsById.get(id);
-    return topic && this.visibleOn(nodeId, topic.name) ? topic : undefined;
+  topicByIdOn(reader: LagReader, id: string): TopicImage | undefined {
+    const live = this.topicsById.get(id);
+    if (live && !this.metadataLag.view(reader, live.name)) return live;
+    for (const name of this.metadataLag.pendingNames(reader)) {
+      const image = this.metadataLag.view(reader, name)?.image;
+      if (image?.topicId === id) return (this.metadataLag.shown(reader), image);
+    }
+    if (live) this.metadataLag.shown(reader);
+    return undefined;
+  }
+
+  /** Every topic the reader's node's metadata cache has (an all-topics Metadata). */
+  topicsOn(reader: LagReader): TopicImage[] {
+    const pending = new Set(this.metadataLag.pendingNames(reader));
+    const out: TopicImage[] = [...this.topics.values()].filter((t) => !pending.has(t.name));
+    for (const name of pending) {
+      const image = this.topicOn(reader, name);
+      if (image) out.push(image);
+    }
+    return out;
   }
 
   /**
-   * Sets how long the given nodes' metadata trails the controller's for the
-   * topics created from now on (ms; 0: at once). Topics created earlier keep
-   * the lag they were created with.
+   * What a lagging node answers for a partition before its own checks, as
+   * ReplicaManager.getPartitionOrError does from what that node hosts and
+   * caches; null when its metadata agrees with the controller's there.
+   * Unknown to its cache (creation or CreatePartitions not seen):
+   * UNKNOWN_TOPIC_OR_PARTITION. In its cache but gone from the controller
+   * (deletion not seen): NOT_LEADER_OR_FOLLOWER (see docs/chaos.md:
+   * the `HostedPartition.None if metadataCache.contains` case,
+   * ReplicaManager.scala). Led elsewhere in one of the two (a leader move
+   * not seen): NOT_LEADER_OR_FOLLOWER. `leader` and `leaderEpoch` are the
+   * node's own, as KafkaApis.getCurrentLeader answers them (KIP-951).
    */
-  setMetadataLag(nodeIds: readonly number[], ms: number): void {
-    for (const nodeId of nodeIds) {
-      if (ms > 0) this.metadataLagMs.set(nodeId, ms);
-      else this.metadataLagMs.delete(nodeId);
+  laggedPartition(reader: LagReader, name: string, index: number): LaggedAnswer | null {
+    const view = this.metadataLag.view(reader, name);
+    if (!view) return null;
+    const known = view.image?.partitions[index];
+    const liveTopic = this.topics.get(name);
+    const live = liveTopic && liveTopic.topicId === view.image?.topicId ? liveTopic.partitions[index] : undefined;
+    let answer: LaggedAnswer | null = null;
+    if (!known) answer = { error: 'UNKNOWN_TOPIC_OR_PARTITION', leader: -1, leaderEpoch: -1 };
+    else if (!live) answer = { error: 'NOT_LEADER_OR_FOLLOWER', leader: known.leader, leaderEpoch: known.leaderEpoch };
+    else if ((known.leader !== live.leader || known.leaderEpoch !== live.leaderEpoch) && (known.leader !== reader.nodeId || live.leader !== reader.nodeId)) {
+      answer = { error: 'NOT_LEADER_OR_FOLLOWER', leader: known.leader, leaderEpoch: known.leaderEpoch };
     }
+    if (answer) this.metadataLag.shown(reader);
+    return answer;
+  }
+
+  /**
+   * Arms KRaft's metadata lag on the given nodes for the changes made from
+   * now on (creations, deletions, CreatePartitions, leader moves): each
+   * reaches the node `ms` later, or the node catches up after `requests`
+   * answers that showed the lag, whichever comes first. ms 0 without
+   * requests disarms; what is pending keeps its lag.
+   */
+  setMetadataLag(nodeIds: readonly number[], spec: MetadataLagSpec): void {
+    this.metadataLag.set(nodeIds, spec);
   }
 
   /** Metadata's auto-creation with the broker defaults; null when not allowed. */
@@ -365,9 +395,10 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   deleteTopic(name: string): Result<Topic> {
     const topic = this.topics.get(name);
     if (!topic) return fail('UNKNOWN_TOPIC_OR_PARTITION', 'This server does not host this topic-partition.');
+    this.metadataLag.beforeChange(name, topic);
     this.topics.delete(name);
     this.topicsById.delete(topic.topicId);
-    this.visibleFrom.delete(name);
+    this.metadataLag.afterChange(name, undefined);
     for (const p of topic.partitions) p.notify();
     this.emit('topic-deleted', name);
     return ok(topic);
@@ -394,6 +425,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       replicas = this.placeReplicas(added, rf, [...this.nodes.keys()].sort((a, b) => a - b), this.placementCursor, current);
     }
     if (validateOnly) return ok(topic);
+    this.metadataLag.beforeChange(name, topic);
     replicas.forEach((r, i) => {
       const p = new Partition(name, current + i, r, this.producerIdExpirationMs);
       p.isr = r.filter((n) => this.isAlive(n));
@@ -402,6 +434,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       else p.leader = firstLive;
       topic.partitions.push(p);
     });
+    this.metadataLag.afterChange(name, topic);
     return ok(topic);
   }
 
@@ -460,8 +493,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
    */
   resetReplication(): void {
     this.setReplicationLag(this.startReplicationLagMs);
-    this.metadataLagMs.clear();
-    this.visibleFrom.clear();
+    this.metadataLag.clear();
     for (const n of [...this.pausedFollowers]) this.resumeReplication(n);
   }
 
@@ -498,10 +530,12 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       if (candidate === undefined) return fail('ELIGIBLE_LEADERS_NOT_AVAILABLE', `no other eligible replica for ${topic}-${partition}`);
     }
     const unclean = !p.isr.includes(candidate);
+    this.metadataLag.beforeChange(topic, this.topics.get(topic));
     const { truncatedFrom } = p.becomeLeader(candidate);
     const isr = unclean ? [candidate] : p.isr.filter((r) => this.isAlive(r) && p.replicaLogEndOffset(r) <= p.logEndOffset);
     p.setIsr(isr.includes(candidate) ? isr : [candidate, ...isr]);
     this.replicate(p);
+    this.metadataLag.afterChange(topic, this.topics.get(topic));
     const change: LeaderChange = { topic, partition, leader: candidate, leaderEpoch: p.leaderEpoch, unclean, truncatedFrom };
     this.emit('leader-changed', change);
     return ok(change);
@@ -519,7 +553,9 @@ export class Cluster extends EventEmitter<ClusterEvents> {
       if (p.leader === nodeId) {
         const next = p.replicas.find((r) => r !== nodeId && p.isr.includes(r) && this.isAlive(r));
         if (next === undefined) {
+          this.metadataLag.beforeChange(p.topic, this.topics.get(p.topic));
           p.goOffline();
+          this.metadataLag.afterChange(p.topic, this.topics.get(p.topic));
           this.emit('leader-changed', { topic: p.topic, partition: p.index, leader: -1, leaderEpoch: p.leaderEpoch, unclean: false, truncatedFrom: null });
         } else {
           this.electLeader(p.topic, p.index, { nodeId: next });

@@ -2,6 +2,7 @@
 // by DescribeConfigs, AlterConfigs and IncrementalAlterConfigs. Topic
 // configs are validated against topicConfigDefs; the broker configs that
 // shape the cluster's defaults can be changed at run time.
+import type { LagReader } from './metadata-lag.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Cluster } from './cluster.js';
 import { validateTopicConfig } from './configs.js';
@@ -76,10 +77,11 @@ function brokerNode(cluster: Cluster, name: string): ResourceResult<number> {
   return { ok: true, value: id };
 }
 
-export function describeConfigs(cluster: Cluster, type: number, name: string, keys: readonly string[] | null): ResourceResult<ConfigEntry[]> {
+/** `reader`: the request whose node's metadata answers (metadata-lag: ConfigHelper's metadataCache.contains on a lagging node). */
+export function describeConfigs(cluster: Cluster, type: number, name: string, keys: readonly string[] | null, reader?: LagReader): ResourceResult<ConfigEntry[]> {
   const wanted = (k: string) => !keys || keys.length === 0 || keys.includes(k);
   if (type === RESOURCE_TOPIC) {
-    const topic = cluster.topic(name);
+    const topic = reader ? cluster.topicOn(reader, name) : cluster.topic(name);
     if (!topic) return { ok: false, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Topic '${name}' does not exist.` };
     return {
       ok: true,

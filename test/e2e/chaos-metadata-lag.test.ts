@@ -67,6 +67,31 @@ test('once the lag has passed every broker answers the topic', async () => {
   expect(acks.map((a) => a.errorCode)).toEqual([0, 0]);
 });
 
+test('a leader move the brokers have not caught up with: a producer whose one retry finds a seen move fails on NOT_LEADER_FOR_PARTITION; one that retries more lands its record once they catch up', async () => {
+  expect(kafka.cluster.createTopic('lag-move', { numPartitions: 1, replicationFactor: 3 }).ok).toBe(true);
+  const p = kafka.cluster.partition('lag-move', 0)!;
+  const move = () => expect(kafka.cluster.electLeader('lag-move', 0, { nodeId: p.replicas.find((r) => r !== p.leader)! }).ok).toBe(true);
+  const quick = (retries: number) => new Kafka({ clientId: 'lag-app', brokers: kafka.bootstrap.split(','), logLevel: logLevel.NOTHING, retry: { retries, initialRetryTime: 5, maxRetryTime: 50 } });
+  const once = await connected(quick(1).producer());
+  await once.send({ topic: 'lag-move', messages: [{ value: 'before' }] });
+  // A move every broker has seen: the old leader's NOT_LEADER_FOR_PARTITION, one metadata refresh, the new leader.
+  move();
+  await once.send({ topic: 'lag-move', messages: [{ value: 'seen' }] });
+  // Each broker answers its next 3 lagged requests from before the move (the metadata-lag action's call, with requests).
+  kafka.cluster.setMetadataLag([...kafka.cluster.nodes.keys()], { requests: 3 });
+  const oldLeader = p.leader;
+  move();
+  // The old leader still thinks it leads and refuses the write; the refreshed metadata names it again.
+  await expect(once.send({ topic: 'lag-move', messages: [{ value: 'x' }] })).rejects.toThrow(/leader for that topic-partition/);
+  // kafkajs 2.2.4 treats NOT_LEADER_FOR_PARTITION as stale metadata: refresh, resend. Each retry spends a lagged
+  // answer of some broker or reaches the new leader, so the 9 lagged answers in all bound the retries it needs.
+  const patient = await connected(quick(15).producer());
+  const [sent] = await patient.send({ topic: 'lag-move', messages: [{ value: 'after' }] });
+  expect(sent).toMatchObject({ topicName: 'lag-move', errorCode: 0, baseOffset: '2' });
+  expect(p.leader).not.toBe(oldLeader);
+  expect(p.logEndOffset).toBe(3);
+});
+
 test('rule validation names the field and the reason', () => {
   const add = (action: Record<string, unknown>) => () => kafka.chaos.addRule({ match: { api: 'CreateTopics' }, action: { type: 'metadata-lag', ...action } } as never);
   expect(add({})).toThrow(/action\.ms/);

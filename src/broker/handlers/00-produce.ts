@@ -67,10 +67,10 @@ export default defineHandler(ProduceApi, (req, ctx) => {
   const requestError = requestLevelError(req, ctx);
   const writable = authorizedNames(ctx, 'WRITE', 'TOPIC', req.topicData.map((t) => t.name));
   const waits: Promise<void>[] = [];
-  const notLeader: Partition[] = [];
+  const notLeader: { leader: number }[] = [];
   let anyError = false;
 
-  const answer = (p: Partition | undefined, index: number, error: ErrorName, outcome?: AppendOutcome): PartitionAnswer => {
+  const answer = (p: Partition | undefined, index: number, error: ErrorName, outcome?: AppendOutcome, leader: { leaderId: number; leaderEpoch: number } | undefined = p && { leaderId: p.leader, leaderEpoch: p.leaderEpoch }): PartitionAnswer => {
     if (error !== 'NONE') anyError = true;
     const ok = error === 'NONE';
     return {
@@ -81,19 +81,25 @@ export default defineHandler(ProduceApi, (req, ctx) => {
       logStartOffset: p && (ok || !BEFORE_APPEND.has(error)) && (ok || outcome?.inAppend) ? p.logStartOffset : -1,
       errorMessage: version >= 8 ? (outcome?.errorMessage ?? null) : null,
       recordErrors: version >= 8 ? (outcome?.recordErrors ?? []) : [],
-      currentLeader: error === 'NOT_LEADER_OR_FOLLOWER' && p ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : undefined,
+      currentLeader: error === 'NOT_LEADER_OR_FOLLOWER' ? leader : undefined,
     };
   };
 
   const responses = req.topicData.map((t) => {
-    // A topic this node's metadata has not caught up with is unknown here (ReplicaManager.getPartitionOrError).
-    const topic: Topic | undefined = cluster.topicOn(ctx.nodeId, t.name);
+    const topic: Topic | undefined = cluster.topic(t.name);
     return {
       name: t.name,
       partitionResponses: t.partitionData.map((pd) => {
         const p = topic?.partitions[pd.index];
         if (requestError) return answer(p, pd.index, requestError);
         if (!writable.has(t.name)) return answer(undefined, pd.index, 'TOPIC_AUTHORIZATION_FAILED');
+        // What this node's metadata has not caught up with (metadata-lag), answered with the leader it knows.
+        const lag = cluster.laggedPartition(ctx, t.name, pd.index);
+        if (lag?.error === 'UNKNOWN_TOPIC_OR_PARTITION') return answer(undefined, pd.index, lag.error);
+        if (lag) {
+          notLeader.push(lag);
+          return answer(undefined, pd.index, lag.error, undefined, { leaderId: lag.leader, leaderEpoch: lag.leaderEpoch });
+        }
         if (!topic || !p) return answer(undefined, pd.index, 'UNKNOWN_TOPIC_OR_PARTITION');
         if (!validAcks) return answer(p, pd.index, 'INVALID_REQUIRED_ACKS');
         if (p.leader !== ctx.nodeId) {

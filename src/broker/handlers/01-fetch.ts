@@ -39,6 +39,8 @@ interface Target {
   /** READ on the topic refused (KafkaApis.handleFetchRequest): TOPIC_AUTHORIZATION_FAILED, before the topic is looked up. */
   denied: boolean;
   request: FetchRequest['topics'][number]['partitions'][number];
+  /** The leader this node's metadata knows, when its lag made the answer (metadata-lag). */
+  lag?: { leader: number; leaderEpoch: number };
 }
 
 function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
@@ -46,8 +48,10 @@ function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
   const readable = new Map<string, boolean>();
   const mayRead = (name: string) => readable.get(name) ?? (readable.set(name, authorize(ctx, 'READ', 'TOPIC', name)), readable.get(name)!);
   return req.topics.flatMap((t) => {
-    // A topic this node's metadata has not caught up with is unknown here (metadata-lag).
-    const topic = byId ? ctx.cluster.topicByIdOn(ctx.nodeId, t.topicId) : ctx.cluster.topicOn(ctx.nodeId, t.topic);
+    // By id: the ids this node's metadata has (metadata-lag); the partition read is the live one.
+    const known = byId ? ctx.cluster.topicByIdOn(ctx, t.topicId) : undefined;
+    const live = ctx.cluster.topic(byId ? (known?.name ?? '') : t.topic);
+    const topic = byId ? known && { name: known.name, topicId: known.topicId, partitions: live?.topicId === known.topicId ? live.partitions : [] } : live;
     // An unknown topic id answers UNKNOWN_TOPIC_ID whoever asks; a name is authorized before it is looked up.
     const denied = byId ? !!topic && !mayRead(topic.name) : !mayRead(t.topic);
     return t.partitions.map((rp) => ({
@@ -65,8 +69,13 @@ function resolveTargets(req: FetchRequest, ctx: RequestContext): Target[] {
 /** The error a partition answers with before any read, or null. */
 function partitionError(t: Target, ctx: RequestContext): ErrorName | null {
   if (t.denied) return 'TOPIC_AUTHORIZATION_FAILED';
+  if (t.unknownError === 'UNKNOWN_TOPIC_ID') return t.unknownError;
+  // What this node's metadata has not caught up with (metadata-lag): ReplicaManager.getPartitionOrError on it.
+  const lag = ctx.cluster.laggedPartition(ctx, t.topic, t.index);
+  t.lag = lag ?? undefined;
+  if (lag) return lag.error;
   const p = t.partition;
-  if (!p || !ctx.cluster.topicOn(ctx.nodeId, p.topic)) return t.unknownError;
+  if (!p) return t.unknownError;
   if (p.leader !== ctx.nodeId) return 'NOT_LEADER_OR_FOLLOWER';
   const epoch = t.request.currentLeaderEpoch;
   if (ctx.apiVersion >= 9 && epoch >= 0) {
@@ -179,7 +188,7 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
   let remaining = budget;
   let recordsLeft = ctx.fetchLimits?.maxRecords ?? Infinity;
   let gotData = false;
-  const notLeader: Partition[] = [];
+  const notLeader: { leader: number }[] = [];
   const byTopic = new Map<string, { topic: string; topicId: string; partitions: PartitionData[] }>();
   for (const t of targets) {
     const key = version >= 13 ? t.topicId : t.topic;
@@ -188,15 +197,16 @@ function read(req: FetchRequest, ctx: RequestContext, targets: Target[], isolati
     const error = partitionError(t, ctx);
     const p = t.partition;
     if (error || !p) {
-      if (error === 'NOT_LEADER_OR_FOLLOWER' && p) notLeader.push(p);
-      const fenced = (error === 'NOT_LEADER_OR_FOLLOWER' || error === 'FENCED_LEADER_EPOCH') && p && version >= 12;
+      const known = t.lag ?? p;
+      if (error === 'NOT_LEADER_OR_FOLLOWER' && known) notLeader.push(known);
+      const fenced = (error === 'NOT_LEADER_OR_FOLLOWER' || error === 'FENCED_LEADER_EPOCH') && known && version >= 12;
       entry.partitions.push({
         partitionIndex: t.index,
         errorCode: ErrorCode[error ?? 'UNKNOWN_TOPIC_OR_PARTITION'],
         highWatermark: -1,
         lastStableOffset: -1,
         logStartOffset: -1,
-        currentLeader: fenced ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : undefined,
+        currentLeader: fenced ? { leaderId: known.leader, leaderEpoch: known.leaderEpoch } : undefined,
         // Empty records either way. The errors KafkaApis#handleFetchRequest
         // finds before the read (unknown or unauthorized topic) answer with
         // FetchResponse#partitionResponse, whose aborted list is the

@@ -4,6 +4,7 @@
 // stable offset. Only the leader answers.
 // Differs from Kafka: v0's old_style_offsets hold [bound] or [log start]
 // rather than segment base offsets (an in-memory log has no segments).
+// A lagging node (metadata-lag) answers from its metadata: Cluster.laggedPartition.
 // Each topic needs DESCRIBE, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleListOffsetRequest).
 import { ListOffsetsApi } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
@@ -69,6 +70,9 @@ export default defineHandler(ListOffsetsApi, (req, ctx) => {
           const fail = (e: ErrorName) => ({ partitionIndex: rp.partitionIndex, errorCode: ErrorCode[e], timestamp: -1, offset: -1, leaderEpoch: -1 });
           if (!describable.has(t.name)) return fail('TOPIC_AUTHORIZATION_FAILED');
           if (dup.has(rp.partitionIndex)) return fail('INVALID_REQUEST');
+          // ReplicaManager.fetchOffsetForTimestamp's getPartitionOrException on what this node's metadata has (metadata-lag).
+          const lag = ctx.cluster.laggedPartition(ctx, t.name, rp.partitionIndex);
+          if (lag) return fail(lag.error);
           const p = ctx.cluster.partition(t.name, rp.partitionIndex);
           if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');
           if (p.leader !== ctx.nodeId && req.replicaId !== -2) return fail('NOT_LEADER_OR_FOLLOWER');

@@ -6,14 +6,17 @@
 // KRaft broker does (LEADER_NOT_AVAILABLE on the ZooKeeper-era profile, as
 // 2.x did); the topic shows up in the next response. Topics the
 // principal may not DESCRIBE are hidden or refused (see below); authorized
-// operations are filled when asked (v8+; the cluster's v8-10). A topic this
-// node has not seen yet (cluster.visibleOn, the metadata-lag fault) is
-// answered as one that does not exist.
+// operations are filled when asked (v8+; the cluster's v8-10). Topics are
+// answered as this node's metadata cache has them (Cluster.topicOn, the
+// metadata-lag fault): one whose creation it has not seen as one that does
+// not exist, one whose deletion it has not seen as it had it, partitions and
+// leaders as it last knew them.
 import { MetadataApi, type MetadataResponseTopic } from '../../protocol/messages/index.js';
 import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
 import { ZERO_UUID } from '../../protocol/primitives.js';
-import type { Cluster, Topic } from '../cluster.js';
+import type { Cluster } from '../cluster.js';
+import type { TopicImage } from '../metadata-lag.js';
 import { INTERNAL_TOPICS, invalidTopicReason } from '../topic-names.js';
 import { defineHandler } from './handler.js';
 import { liveEndpoints } from './shared.js';
@@ -21,7 +24,7 @@ import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizeCluster, authorizedO
 
 type TopicAnswer = MessageInput<MetadataResponseTopic>;
 
-function describeTopic(cluster: Cluster, topic: Topic): TopicAnswer {
+function describeTopic(cluster: Cluster, topic: TopicImage): TopicAnswer {
   return {
     errorCode: ErrorCode.NONE,
     name: topic.name,
@@ -62,7 +65,7 @@ export default defineHandler(MetadataApi, (req, ctx) => {
   const seen = (a: TopicAnswer) => (described.add(a), a);
   let topics: TopicAnswer[];
   if (allTopics) {
-    topics = [...cluster.topics.values()].filter((t) => cluster.visibleOn(ctx.nodeId, t.name) && describable(t.name)).map((t) => seen(describeTopic(cluster, t)));
+    topics = cluster.topicsOn(ctx).filter((t) => describable(t.name)).map((t) => seen(describeTopic(cluster, t)));
   } else {
     const allowCreate = (version < 4 || req.allowAutoTopicCreation) && cluster.options.autoCreateTopics;
     let mayCreateAny: boolean | undefined;
@@ -70,13 +73,14 @@ export default defineHandler(MetadataApi, (req, ctx) => {
     topics = req.topics!.map((rt) => {
       if (rt.name === null) {
         if (version < 12) return missing(null, 'INVALID_REQUEST');
-        const byId = cluster.topicByIdOn(ctx.nodeId, rt.topicId);
+        const byId = cluster.topicByIdOn(ctx, rt.topicId);
         if (!byId) return missing(null, 'UNKNOWN_TOPIC_ID', rt.topicId);
         return describable(byId.name) ? seen(describeTopic(cluster, byId)) : denied(null, byId.topicId);
       }
       if (!describable(rt.name)) return denied(rt.name);
+      const known = cluster.topicOn(ctx, rt.name);
+      if (known) return seen(describeTopic(cluster, known));
       const topic = cluster.topic(rt.name);
-      if (topic && cluster.visibleOn(ctx.nodeId, rt.name)) return seen(describeTopic(cluster, topic));
       // A topic the controller has but this node's metadata cache lacks yet
       // (metadata-lag): KafkaApis.getTopicMetadata finds it in no cache and
       // answers UNKNOWN_TOPIC_OR_PARTITION; the auto-creation it forwards

@@ -13,6 +13,9 @@ export default defineHandler(DeleteRecordsApi, (req, ctx) => ({
       const fail = (e: keyof typeof ErrorCode) => ({ partitionIndex: rp.partitionIndex, lowWatermark: -1, errorCode: ErrorCode[e] });
       // KafkaApis.handleDeleteRecordsRequest: DELETE on the topic, before it is looked up.
       if (!authorize(ctx, 'DELETE', 'TOPIC', t.name)) return fail('TOPIC_AUTHORIZATION_FAILED');
+      // KafkaApis' metadataCache.contains, then ReplicaManager.getPartitionOrException, on what this node's metadata has (metadata-lag).
+      const lag = ctx.cluster.laggedPartition(ctx, t.name, rp.partitionIndex);
+      if (lag) return fail(lag.error);
       const p = ctx.cluster.partition(t.name, rp.partitionIndex);
       if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');
       if (p.leader !== ctx.nodeId) return fail('NOT_LEADER_OR_FOLLOWER');

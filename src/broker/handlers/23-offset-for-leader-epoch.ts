@@ -15,6 +15,9 @@ export default defineHandler(OffsetForLeaderEpochApi, (req, ctx) => ({
       const p = ctx.cluster.partition(t.topic, rp.partition);
       // KafkaApis.handleOffsetForLeaderEpochRequest: CLUSTER_ACTION (followers) or DESCRIBE on the topic.
       if (!authorizeCluster(ctx, 'CLUSTER_ACTION') && !authorize(ctx, 'DESCRIBE', 'TOPIC', t.topic)) return fail('TOPIC_AUTHORIZATION_FAILED');
+      // ReplicaManager.lastOffsetForLeaderEpoch: not hosted, NOT_LEADER_OR_FOLLOWER if cached, else UNKNOWN_TOPIC_OR_PARTITION; on this node's metadata (metadata-lag).
+      const lag = ctx.cluster.laggedPartition(ctx, t.topic, rp.partition);
+      if (lag) return fail(lag.error);
       if (!p) return fail('UNKNOWN_TOPIC_OR_PARTITION');
       if (p.leader !== ctx.nodeId) return fail('NOT_LEADER_OR_FOLLOWER');
       if (ctx.apiVersion >= 2 && rp.currentLeaderEpoch >= 0) {

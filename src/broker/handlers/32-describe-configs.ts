@@ -14,7 +14,7 @@ export default defineHandler(DescribeConfigsApi, (req, ctx) => ({
   results: req.resources.map((r) => {
     const refused = configsAuthorizationError(ctx, 'DESCRIBE_CONFIGS', r.resourceType, r.resourceName);
     if (refused) return { errorCode: ErrorCode[refused], errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName, configs: [] };
-    const result = describeConfigs(ctx.cluster, r.resourceType, r.resourceName, r.configurationKeys);
+    const result = describeConfigs(ctx.cluster, r.resourceType, r.resourceName, r.configurationKeys, ctx);
     if (!result.ok) return { errorCode: ErrorCode[result.error], errorMessage: result.message, resourceType: r.resourceType, resourceName: r.resourceName, configs: [] };
     return {
       errorCode: ErrorCode.NONE,

@@ -11,12 +11,15 @@
 // left out of an all-topics listing; named ones are answered, after the
 // others, TOPIC_AUTHORIZATION_FAILED with no id (their existence is not
 // disclosed). Every other answer carries its authorized operations (the
-// request has no flag for them: Kafka always fills them).
+// request has no flag for them: Kafka always fills them). Topics are
+// answered as this node's metadata cache has them (Cluster.topicOn, the
+// metadata-lag fault), as KRaftMetadataCache answers from its image.
 import { DescribeTopicPartitionsApi, type DescribeTopicPartitionsRequest, type DescribeTopicPartitionsResponseTopic } from '../../protocol/messages/index.js';
 import type { MessageInput } from '../../protocol/api-schema.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { ZERO_UUID } from '../../protocol/primitives.js';
-import type { Cluster, Topic } from '../cluster.js';
+import type { Cluster } from '../cluster.js';
+import type { TopicImage } from '../metadata-lag.js';
 import { INTERNAL_TOPICS, invalidTopicReason } from '../topic-names.js';
 import { defineHandler } from './handler.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, authorize, authorizedOperations } from './authorize.js';
@@ -26,7 +29,7 @@ const MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000;
 
 type TopicAnswer = MessageInput<DescribeTopicPartitionsResponseTopic>;
 
-function describePartitions(cluster: Cluster, topic: Topic, start: number, count: number) {
+function describePartitions(cluster: Cluster, topic: TopicImage, start: number, count: number) {
   return topic.partitions.slice(start, start + count).map((p) => ({
     errorCode: ErrorCode.NONE,
     partitionIndex: p.index,
@@ -50,7 +53,7 @@ export default defineHandler(DescribeTopicPartitionsApi, (req, ctx) => {
   const fetchAll = req.topics.length === 0;
   const cursor = req.cursor;
   const from = cursor?.topicName ?? '';
-  const asked = new Set((fetchAll ? [...cluster.topics.keys()] : req.topics.map((t) => t.name)).filter((n) => n >= from));
+  const asked = new Set((fetchAll ? cluster.topicsOn(ctx).map((t) => t.name) : req.topics.map((t) => t.name)).filter((n) => n >= from));
   // Both are InvalidRequestExceptions thrown by the handler, answered by KafkaApis' error response.
   if (cursor && !fetchAll && !asked.has(cursor.topicName)) return errorAnswer(req, ErrorCode.INVALID_REQUEST);
   if (cursor && cursor.partitionIndex < 0) return errorAnswer(req, ErrorCode.INVALID_REQUEST);
@@ -67,7 +70,7 @@ export default defineHandler(DescribeTopicPartitionsApi, (req, ctx) => {
       nextCursor = { topicName: name, partitionIndex: 0 };
       break;
     }
-    const topic = cluster.topic(name);
+    const topic = cluster.topicOn(ctx, name);
     if (!topic) {
       if (!fetchAll) {
         const errorCode = invalidTopicReason(name) ? ErrorCode.INVALID_TOPIC_EXCEPTION : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;

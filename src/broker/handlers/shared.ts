@@ -16,7 +16,7 @@ export function liveEndpoints(ctx: RequestContext) {
 }
 
 /** Endpoints of the current leaders named in NOT_LEADER_OR_FOLLOWER answers (Produce v10+, Fetch v16+). */
-export function leaderEndpoints(ctx: RequestContext, partitions: Iterable<Partition>) {
+export function leaderEndpoints(ctx: RequestContext, partitions: Iterable<Pick<Partition, 'leader'>>) {
   const ids = new Set<number>();
   for (const p of partitions) if (p.leader >= 0) ids.add(p.leader);
   return [...ids].sort((a, b) => a - b).flatMap((id) => nodeEndpoint(ctx, id) ?? []);
