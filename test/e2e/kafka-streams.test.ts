@@ -5,7 +5,9 @@
 // runs; its output, read read_committed, must hold each word's counts 1..n
 // exactly once and in order: in a normal run, and under the presets that
 // move leaders, fence producers and force rebalances. Streams must also find
-// its internal topics created as it asked.
+// its internal topics created as it asked. It runs on the 4.4 profile, as a
+// Streams 4.4 application meets a 4.4 cluster: transaction.version 2, so its
+// producers run transactions v2 (KIP-890 part 2: Produce v12, EndTxn v5).
 //
 // The application talks through the proxy (where the presets fire); the
 // test's own producer and reader use the side door, so no fault aims at
@@ -94,7 +96,7 @@ async function readCounts(kafka: RunningCluster, want: number, timeoutMs: number
 }
 
 async function wordCountRun(preset: string | null) {
-  const kafka = await startCluster({ brokers: 3, topics: [{ name: 'words', partitions: 3 }, { name: 'counts', partitions: 3 }], presets: preset ? [preset] : [] });
+  const kafka = await startCluster({ brokers: 3, kafkaVersion: '4.4', topics: [{ name: 'words', partitions: 3 }, { name: 'counts', partitions: 3 }], presets: preset ? [preset] : [] });
   const stateDir = mkdtempSync(join(tmpdir(), 'kafkaesque-streams-'));
   const appId = `word-count-${preset ?? 'plain'}`;
   const app = startWordCount(kafka.bootstrap, appId, stateDir);
@@ -110,7 +112,8 @@ async function wordCountRun(preset: string | null) {
     const summary = await app.finish();
     const topics = new Map([...kafka.cluster.topics.values()].map((t) => [t.name, t]));
     const fired = kafka.chaos.rules().map((r) => `${r.action.type}: ${r.fired}`);
-    return { counts, summary, lines: app.lines, topics, fired };
+    const transactionVersions = [...new Set(kafka.cluster.transactions.all().map((t) => t.clientTransactionVersion))];
+    return { counts, summary, lines: app.lines, topics, fired, transactionVersions };
   } finally {
     app.kill();
     await kafka.stop();
@@ -121,8 +124,10 @@ async function wordCountRun(preset: string | null) {
 const expected = Array.from({ length: ROUNDS * PER_ROUND }, (_, i) => i + 1);
 
 it('a normal run: each count once, and the internal topics made as Streams asked', async () => {
-  const { counts, summary, lines, topics } = await wordCountRun(null);
+  const { counts, summary, lines, topics, transactionVersions } = await wordCountRun(null);
   for (const w of WORDS) expect({ word: w, counts: counts.get(w) }).toEqual({ word: w, counts: expected });
+  // Its exactly-once producers ran transactions v2.
+  expect(transactionVersions).toEqual([2]);
   expect({ summary, lines: lines.filter((l) => l.includes('uncaught')) }).toMatchObject({ summary: { ok: true, errors: [] }, lines: [] });
   // Streams creates both with the input's partition count and the configs it needs.
   const repartition = topics.get('word-count-plain-by-word-repartition');

@@ -20,6 +20,9 @@ import type { ErrorName } from '../../protocol/errors.js';
 import type { Cluster } from '../cluster.js';
 import type { Timer } from '../clock.js';
 import { appendEndTxnMarker } from '../end-txn-marker.js';
+import { awaitReplication } from '../append.js';
+import type { Partition } from '../partition.js';
+import { isControlBatch, readBatchHeader } from '../../protocol/record-batch.js';
 import { GROUP_KEY_TYPE, TRANSACTION_STATE_TOPIC, ensureCoordinatorTopic, partitionFor, coordinatorTopic } from '../coordinators.js';
 import {
   NO_PRODUCER_EPOCH,
@@ -59,6 +62,18 @@ export interface TransactionEvents {
   completed: [txn: { transactionalId: string; producerId: number; producerEpoch: number; commit: boolean; partitions: TopicPartition[] }];
   /** The coordinator aborted a transaction on its own (timeout) or fenced it (a new InitProducerId). */
   aborted: [txn: { transactionalId: string; producerId: number; producerEpoch: number; reason: 'timeout' | 'fenced' }];
+}
+
+/** How long one wait for a marker's replication lasts before it looks again (a lagging follower may take a while). */
+const MARKER_REPLICATION_WAIT_MS = 30_000;
+
+/** Whether the batch at `offset` is still a control batch of the producer (not truncated away, nor replaced). */
+function markerAt(p: Partition, offset: number, producerId: number): boolean {
+  if (p.logEndOffset <= offset) return false;
+  const b = p.log.batchesFrom(offset)[0];
+  if (!b || b.baseOffset !== offset) return false;
+  const h = readBatchHeader(b.bytes);
+  return isControlBatch(h.attributes) && h.producerId === producerId;
 }
 
 const fail = (error: ErrorName): InitProducerIdResult => ({ error, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH });
@@ -389,15 +404,51 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
         continue;
       }
       if (p.leader < 0) continue; // retried when a leader is elected
+      const offset = p.logEndOffset;
       const error = appendEndTxnMarker(this.cluster, p, { producerId: txn.producerId, producerEpoch: txn.producerEpoch, coordinatorEpoch, commit, transactionVersion: txn.clientTransactionVersion });
-      if (error !== 'NONE') this.cluster.log.warn({ transactionalId: txn.transactionalId, ...tp, error }, 'transaction marker refused');
       txn.partitions.delete(key);
+      if (error !== 'NONE') this.cluster.log.warn({ transactionalId: txn.transactionalId, ...tp, error }, 'transaction marker refused');
+      else if (p.highWatermark <= offset) this.awaitMarker(txn, key, tp, offset);
     }
     if (txn.partitions.size > 0) {
       this.blocked.add(txn.transactionalId);
       return;
     }
     this.blocked.delete(txn.transactionalId);
+    if (this.unreplicated.get(txn.transactionalId)?.size) return;
+    this.finish(txn, commit);
+  }
+
+  /**
+   * A marker counts once replicated (the coordinator's WriteTxnMarkers append
+   * is acks=all): until then the transaction stays Prepare*, and a marker a
+   * leader move truncated away is written again to the new leader, as
+   * Kafka's TransactionMarkerChannelManager retries NOT_LEADER_OR_FOLLOWER.
+   */
+  private awaitMarker(txn: TransactionMetadata, key: string, tp: TopicPartition, offset: number): void {
+    const topic = this.cluster.topic(tp.topic);
+    const p = this.cluster.partition(tp.topic, tp.partition);
+    if (!topic || !p) return;
+    const id = txn.transactionalId;
+    const pending = this.unreplicated.get(id) ?? new Set<string>();
+    this.unreplicated.set(id, pending.add(key));
+    void awaitReplication(this.cluster, topic, p, offset, MARKER_REPLICATION_WAIT_MS).then((result) => {
+      if (this.txns.get(id) !== txn || this.unreplicated.get(id) !== pending || !pending.has(key)) return;
+      if (result === 'NOT_LEADER_OR_FOLLOWER' || result === 'REQUEST_TIMED_OUT') {
+        if (markerAt(p, offset, txn.producerId)) return this.awaitMarker(txn, key, tp, offset);
+        // Gone with a truncated tail: the new leader gets it again.
+        pending.delete(key);
+        txn.partitions.set(key, tp);
+        return this.writeMarkers(txn);
+      }
+      pending.delete(key);
+      if (pending.size === 0 && txn.partitions.size === 0 && txn.pendingState) this.finish(txn, txn.pendingState === 'CompleteCommit');
+    });
+  }
+
+  /** Every marker written and replicated: the offsets follow the outcome, and the transaction is Complete*. */
+  private finish(txn: TransactionMetadata, commit: boolean): void {
+    this.unreplicated.delete(txn.transactionalId);
     const partitions = this.markedPartitions.get(txn.transactionalId) ?? [];
     this.markedPartitions.delete(txn.transactionalId);
     this.cluster.groups.completePendingTxnOffsets(txn.producerId, commit);
@@ -416,6 +467,8 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
   }
 
   private readonly markedPartitions = new Map<string, TopicPartition[]>();
+  /** Markers written but not yet replicated, by transactional id ("topic:partition" keys). */
+  private readonly unreplicated = new Map<string, Set<string>>();
   /** Transactions v2 with an exhausted epoch: the producer id they move to once complete. */
   private readonly nextProducerIds = new Map<string, number>();
 
@@ -452,6 +505,7 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
     this.blocked.clear();
     this.markedPartitions.clear();
     this.nextProducerIds.clear();
+    this.unreplicated.clear();
     return count;
   }
 }
