@@ -62,7 +62,7 @@ export interface Scenario {
   needs?: ScenarioId;
 }
 
-const values = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${String(i).padStart(6, '0')}`);
+export const values = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${String(i).padStart(6, '0')}`);
 const dataRecords = (log: TopicLog) => log.records;
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : /(s|sh|ch|x)$/.test(what) ? 'es' : 's'}`;
 

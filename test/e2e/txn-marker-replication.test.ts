@@ -1,7 +1,7 @@
-// A transaction marker counts once it is replicated, as the coordinator's
-// WriteTxnMarkers append is acks=all in Kafka. With followers lagging, a
-// leader move right after a commit truncates the new leader's log below the
-// COMMIT marker: the coordinator must write it again to the new leader
+// A transaction marker must survive a leader move: Kafka's coordinator
+// writes it acks=all and retries it on the new leader. With followers
+// lagging, a leader move right after a commit truncates the new leader's log
+// below the COMMIT marker: the coordinator must write it again there
 // (TransactionMarkerChannelManager retries NOT_LEADER_OR_FOLLOWER), or the
 // partition keeps an open transaction forever and read_committed consumers
 // stall at its last stable offset. kafkajs's transactional producer, over
@@ -30,17 +30,30 @@ test('a COMMIT marker truncated away by a leader move is written again; the last
     const follower = p.replicas.find((r) => r !== p.leader)!;
     const change = kafka.cluster.electLeader('ledger', 0, { nodeId: follower });
     expect(change.ok && change.value.truncatedFrom).toBe(markerOffset);
-    // Until the marker is replicated again, the transaction is not complete.
-    expect(kafka.cluster.transactions.get('ledger-writer')!.state).toBe('PrepareCommit');
-    const completed = await new Promise<boolean>((resolve) => {
-      const t = setTimeout(() => resolve(false), 5000);
-      kafka.cluster.transactions.once('completed', () => {
-        clearTimeout(t);
-        resolve(true);
+    // The new leader got the marker again: its log ends with a COMMIT of the producer, and nothing stays open.
+    const last = p.log.batchesFrom(p.logEndOffset - 1)[0]!;
+    expect([last.baseOffset, last.bytes.readInt16BE(21) & 0x20, Number(last.bytes.readBigInt64BE(43))]).toEqual([markerOffset, 0x20, kafka.cluster.transactions.get('ledger-writer')!.producerId]);
+    // Once the followers have it (300 ms), the last stable offset reaches the end.
+    const stable = await new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => (off(), resolve(false)), 3000);
+      const off = p.onChange(() => {
+        if (p.lastStableOffset === p.logEndOffset) (clearTimeout(t), off(), resolve(true));
       });
     });
-    expect(completed).toBe(true);
-    expect([p.lastStableOffset, p.highWatermark, p.logEndOffset]).toEqual([markerOffset + 1, markerOffset + 1, markerOffset + 1]);
+    expect(stable).toBe(true);
+    // And a read_committed consumer reads the record.
+    const consumer = kafkajs(kafka.bootstrap, 'marker-replication-reader').consumer({ groupId: 'ledger-readers', readUncommitted: false, maxWaitTimeInMs: 100 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'ledger', fromBeginning: true });
+    const read = await new Promise<string | null>((resolve) => {
+      const t = setTimeout(() => resolve(null), 8000);
+      void consumer.run({ eachMessage: async ({ message }) => {
+        clearTimeout(t);
+        resolve(message.value!.toString());
+      } });
+    });
+    await consumer.disconnect();
+    expect(read).toBe('entry-1');
   } finally {
     kafka.cluster.setReplicationLag(0);
     await producer.disconnect();

@@ -19,8 +19,7 @@ import { EventEmitter } from 'node:events';
 import type { ErrorName } from '../../protocol/errors.js';
 import type { Cluster } from '../cluster.js';
 import type { Timer } from '../clock.js';
-import { appendEndTxnMarker } from '../end-txn-marker.js';
-import { awaitReplication } from '../append.js';
+import { appendEndTxnMarker, type EndTxnMarker } from '../end-txn-marker.js';
 import type { Partition } from '../partition.js';
 import { isControlBatch, readBatchHeader } from '../../protocol/record-batch.js';
 import { GROUP_KEY_TYPE, TRANSACTION_STATE_TOPIC, ensureCoordinatorTopic, partitionFor, coordinatorTopic } from '../coordinators.js';
@@ -64,9 +63,6 @@ export interface TransactionEvents {
   aborted: [txn: { transactionalId: string; producerId: number; producerEpoch: number; reason: 'timeout' | 'fenced' }];
 }
 
-/** How long one wait for a marker's replication lasts before it looks again (a lagging follower may take a while). */
-const MARKER_REPLICATION_WAIT_MS = 30_000;
-
 /** Whether the batch at `offset` is still a control batch of the producer (not truncated away, nor replaced). */
 function markerAt(p: Partition, offset: number, producerId: number): boolean {
   if (p.logEndOffset <= offset) return false;
@@ -92,7 +88,10 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
   ) {
     super();
     this.config = { ...defaultTransactionConfig, ...config };
-    cluster.on('leader-changed', () => this.retryBlockedMarkers());
+    cluster.on('leader-changed', (change) => {
+      if (change.truncatedFrom !== null) this.rewriteTruncatedMarkers(change.topic, change.partition);
+      this.retryBlockedMarkers();
+    });
   }
 
   /** A fresh producer id from the cluster-wide allocator. */
@@ -405,50 +404,53 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
       }
       if (p.leader < 0) continue; // retried when a leader is elected
       const offset = p.logEndOffset;
-      const error = appendEndTxnMarker(this.cluster, p, { producerId: txn.producerId, producerEpoch: txn.producerEpoch, coordinatorEpoch, commit, transactionVersion: txn.clientTransactionVersion });
+      const marker: EndTxnMarker = { producerId: txn.producerId, producerEpoch: txn.producerEpoch, coordinatorEpoch, commit, transactionVersion: txn.clientTransactionVersion };
+      const error = appendEndTxnMarker(this.cluster, p, marker);
       txn.partitions.delete(key);
       if (error !== 'NONE') this.cluster.log.warn({ transactionalId: txn.transactionalId, ...tp, error }, 'transaction marker refused');
-      else if (p.highWatermark <= offset) this.awaitMarker(txn, key, tp, offset);
+      else if (p.highWatermark <= offset) this.unreplicated.set(key, [...this.stillUnreplicated(key, p), { offset, marker }]);
     }
     if (txn.partitions.size > 0) {
       this.blocked.add(txn.transactionalId);
       return;
     }
     this.blocked.delete(txn.transactionalId);
-    if (this.unreplicated.get(txn.transactionalId)?.size) return;
     this.finish(txn, commit);
   }
 
   /**
-   * A marker counts once replicated (the coordinator's WriteTxnMarkers append
-   * is acks=all): until then the transaction stays Prepare*, and a marker a
-   * leader move truncated away is written again to the new leader, as
-   * Kafka's TransactionMarkerChannelManager retries NOT_LEADER_OR_FOLLOWER.
+   * A marker the partition's followers do not have yet: kept until the high
+   * watermark covers it, so that a leader move that truncates it away (the
+   * new leader lacked the tail) gets it written again to the new leader, as
+   * Kafka's TransactionMarkerChannelManager retries a WriteTxnMarkers that
+   * met NOT_LEADER_OR_FOLLOWER. (Kafka also holds the transaction in Prepare*
+   * until then; here it completes at once, as the rest of this coordinator's
+   * timing does.)
    */
-  private awaitMarker(txn: TransactionMetadata, key: string, tp: TopicPartition, offset: number): void {
-    const topic = this.cluster.topic(tp.topic);
-    const p = this.cluster.partition(tp.topic, tp.partition);
-    if (!topic || !p) return;
-    const id = txn.transactionalId;
-    const pending = this.unreplicated.get(id) ?? new Set<string>();
-    this.unreplicated.set(id, pending.add(key));
-    void awaitReplication(this.cluster, topic, p, offset, MARKER_REPLICATION_WAIT_MS).then((result) => {
-      if (this.txns.get(id) !== txn || this.unreplicated.get(id) !== pending || !pending.has(key)) return;
-      if (result === 'NOT_LEADER_OR_FOLLOWER' || result === 'REQUEST_TIMED_OUT') {
-        if (markerAt(p, offset, txn.producerId)) return this.awaitMarker(txn, key, tp, offset);
-        // Gone with a truncated tail: the new leader gets it again.
-        pending.delete(key);
-        txn.partitions.set(key, tp);
-        return this.writeMarkers(txn);
-      }
-      pending.delete(key);
-      if (pending.size === 0 && txn.partitions.size === 0 && txn.pendingState) this.finish(txn, txn.pendingState === 'CompleteCommit');
-    });
+  private rewriteTruncatedMarkers(topic: string, partition: number): void {
+    const key = partitionKey(topic, partition);
+    const p = this.cluster.partition(topic, partition);
+    const waiting = p ? this.stillUnreplicated(key, p) : [];
+    for (const m of p && p.leader >= 0 ? waiting : []) {
+      if (markerAt(p!, m.offset, m.marker.producerId)) continue;
+      m.offset = p!.logEndOffset;
+      const error = appendEndTxnMarker(this.cluster, p!, m.marker);
+      this.cluster.log.info({ topic, partition, producerId: m.marker.producerId, error }, 'transaction marker truncated by a leader move: written again');
+    }
+    if (p) this.stillUnreplicated(key, p);
+    else this.unreplicated.delete(key);
+  }
+
+  /** The partition's markers its high watermark does not cover yet (the others are forgotten). */
+  private stillUnreplicated(key: string, p: Partition): { offset: number; marker: EndTxnMarker }[] {
+    const still = (this.unreplicated.get(key) ?? []).filter((m) => p.highWatermark <= m.offset);
+    if (still.length) this.unreplicated.set(key, still);
+    else this.unreplicated.delete(key);
+    return still;
   }
 
   /** Every marker written and replicated: the offsets follow the outcome, and the transaction is Complete*. */
   private finish(txn: TransactionMetadata, commit: boolean): void {
-    this.unreplicated.delete(txn.transactionalId);
     const partitions = this.markedPartitions.get(txn.transactionalId) ?? [];
     this.markedPartitions.delete(txn.transactionalId);
     this.cluster.groups.completePendingTxnOffsets(txn.producerId, commit);
@@ -467,8 +469,8 @@ export class TransactionCoordinator extends EventEmitter<TransactionEvents> {
   }
 
   private readonly markedPartitions = new Map<string, TopicPartition[]>();
-  /** Markers written but not yet replicated, by transactional id ("topic:partition" keys). */
-  private readonly unreplicated = new Map<string, Set<string>>();
+  /** Markers written but not yet replicated, by "topic:partition". */
+  private readonly unreplicated = new Map<string, { offset: number; marker: EndTxnMarker }[]>();
   /** Transactions v2 with an exhausted epoch: the producer id they move to once complete. */
   private readonly nextProducerIds = new Map<string, number>();
 
