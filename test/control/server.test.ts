@@ -200,7 +200,7 @@ describe('records, producers, leaders', () => {
     expect(open).toMatchObject({ transactionalId: 'tx-rec', producerId: txnPid, producerEpoch: 0, state: 'Ongoing', pendingState: null, timeoutMs: 60_000, partitions: [{ topic: 'rec', partition: 0 }] });
     expect((await get('/v1/transactions')).body.transactions.map((t: any) => t.transactionalId)).toContain('tx-rec');
 
-    expect(kafka.cluster.transactions.endTxn('tx-rec', txnPid, 0, true)).toBe('NONE');
+    expect(kafka.cluster.transactions.endTxn('tx-rec', txnPid, 0, true).error).toBe('NONE');
     expect((await get('/v1/transactions/tx-rec')).body).toMatchObject({ state: 'CompleteCommit', partitions: [] });
     const page = (await get('/v1/topics/rec/partitions/0/records?from=6')).body;
     expect(page).toMatchObject({ lastStableOffset: 7, highWatermark: 7 });
