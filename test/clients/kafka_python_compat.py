@@ -132,6 +132,10 @@ def group(args, out, deadline):
     # and the broker waits for every member to rejoin, so two members polled
     # from one thread would wait for each other until the rebalance timeout.
     stop = threading.Event()
+    # Both members commit before either leaves: a member that closed first made the other rebalance
+    # before its commit, and kafka-python 2.0 then committed the positions of its new assignment
+    # (partitions it never read, at 0) over what the other member had read (a CI-like run saw it).
+    committed = threading.Barrier(2)
     members = [{"name": name, "read": [], "assigned": None, "error": None, "committed": False} for name in ("a", "b")]
 
     def member(m):
@@ -160,6 +164,10 @@ def group(args, out, deadline):
                 # Commit what this member read (the suite checks the committed offsets on the broker).
                 c.commit()
                 m["committed"] = True
+                try:
+                    committed.wait(timeout=max(0.1, min(10.0, deadline - time.monotonic())))
+                except threading.BrokenBarrierError:
+                    pass
             finally:
                 c.close(autocommit=False)
         except Exception as e:  # reported by the main thread

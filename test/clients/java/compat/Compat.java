@@ -249,6 +249,9 @@ public final class Compat {
         // Commit what this member read (the suite checks the committed offsets on the broker); close() leaves the group.
         c.commitSync(Duration.ofSeconds(10));
         committed = true;
+        // Both commit before either leaves: the first to leave makes the other rebalance, which must not come before its commit.
+        bothCommitted.countDown();
+        bothCommitted.await(10, java.util.concurrent.TimeUnit.SECONDS);
       } catch (Exception e) {
         error = e.toString();
       }
@@ -262,6 +265,9 @@ public final class Compat {
       Thread.sleep(50);
     }
   }
+
+  /** Counted down by each group member once it has committed (see Member#run). */
+  final java.util.concurrent.CountDownLatch bothCommitted = new java.util.concurrent.CountDownLatch(2);
 
   void group(String protocol) throws Exception {
     List<Member> members = List.of(new Member("a", protocol), new Member("b", protocol));
