@@ -34,7 +34,17 @@ const HEADER = singleDir
  * broker serves or the proxy reads; a 4.4-only API joins here when it is
  * served, so the bundle carries no codec nothing uses.
  */
-const NEWER_ONLY = new Set([]);
+const NEWER_ONLY = new Set([
+  // KIP-932 share groups, client-facing only: the share coordinator's
+  // inter-broker state APIs (Initialize/Read/Write/DeleteShareGroupState) are not served.
+  'ShareGroupHeartbeat',
+  'ShareGroupDescribe',
+  'ShareFetch',
+  'ShareAcknowledge',
+  'DescribeShareGroupOffsets',
+  'AlterShareGroupOffsets',
+  'DeleteShareGroupOffsets',
+]);
 
 // ---------- schema model ----------
 

@@ -127,6 +127,10 @@ function serverProperties({ port, controllerPort, saslPort, dataDir, properties 
     'offsets.topic.num.partitions=1',
     'transaction.state.log.replication.factor=1',
     'transaction.state.log.min.isr=1',
+    // 4.x's share coordinator (KIP-932) wants 3 replicas of __share_group_state;
+    // on one node its share fetches would find no coordinator. Ignored before 4.0.
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
     'group.initial.rebalance.delay.ms=0',
     `log.flush.interval.messages=${2n ** 63n - 1n}`,
     'num.partitions=1',

@@ -1,6 +1,8 @@
 // The cluster model: broker nodes, topics and their partitions, leader
 // election and simulated replication. Plain state with one owner; the server
 // layer and the handlers call these methods, and so will the chaos layer.
+import { GroupConfigs } from './groups/group-configs.js';
+import { SharePartitions } from './share/share-partitions.js';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from './clock.js';
@@ -127,6 +129,10 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly log: Logger;
   /** Consumer groups and committed offsets (the classic group coordinator of every node). */
   readonly groups: GroupCoordinator;
+  /** Per-group configs (IncrementalAlterConfigs on GROUP resources). */
+  readonly groupConfigs = new GroupConfigs();
+  /** Share groups' share partitions and share sessions (KIP-932). */
+  readonly shares: SharePartitions;
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
   /** SCRAM credentials per user and mechanism (the metadata's, in KRaft): SASL SCRAM authenticates against them. */
@@ -157,6 +163,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.authorizer = options.authorizer ? new Authorizer(options.authorizer) : null;
     this.groups = new GroupCoordinator(this);
+    this.shares = new SharePartitions(this);
     this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
     this.scheduleProducerExpiration();
   }
@@ -166,6 +173,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.producerExpirationTimer?.cancel();
     this.producerExpirationTimer = null;
     this.groups.shutdown();
+    this.shares.shutdown();
   }
 
   /**

@@ -78,6 +78,7 @@ const messageFormatVersion: Validator = (v) => (/^\d+\.\d+(\.\d+)?(-IV\d+)?$/.te
 /** Validators and types of the configs a profile adds to the 3.9 set. */
 const addedConfigDefs: Readonly<Record<string, Omit<ConfigDef, 'default'>>> = {
   'message.format.version': { validate: messageFormatVersion, type: 2 },
+  'errors.deadletterqueue.group.enable': { validate: bool, type: 1 },
 };
 
 const byProfile = new WeakMap<KafkaVersionProfile, ReadonlyMap<string, ConfigDef>>();

@@ -251,8 +251,8 @@ export interface CommittedOffsetView {
 
 export interface GroupView {
   groupId: string;
-  /** "consumer" for a KIP-848 group, whose generationId is its group epoch. */
-  groupType: 'classic' | 'consumer';
+  /** "consumer" for a KIP-848 group, "share" for a KIP-932 one: their generationId is the group epoch. */
+  groupType: 'classic' | 'consumer' | 'share';
   state: GroupStateName;
   generationId: number;
   protocolType: string | null;

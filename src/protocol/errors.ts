@@ -49,6 +49,8 @@ const table = [
   [124, 'FENCED_STATE_EPOCH', false], [125, 'INVALID_VOTER_KEY', false], [126, 'DUPLICATE_VOTER', false],
   [127, 'VOTER_NOT_FOUND', false], [128, 'INVALID_REGULAR_EXPRESSION', false], [129, 'REBOOTSTRAP_REQUIRED', false],
   [130, 'STREAMS_INVALID_TOPOLOGY', false], [131, 'STREAMS_INVALID_TOPOLOGY_EPOCH', false], [132, 'STREAMS_TOPOLOGY_FENCED', false],
+  [133, 'SHARE_SESSION_LIMIT_REACHED', true], [134, 'GROUP_DELETION_FAILED', false], [135, 'STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED', false],
+  [136, 'CONTROLLER_ID_NOT_REGISTERED', false],
 ] as const;
 
 export type ErrorName = (typeof table)[number][1];

@@ -14,7 +14,7 @@ import { ApiKey, ApiVersionsApi } from '../protocol/messages/index.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { peekRequestHeader, readHeader, writeResponseHeader } from '../protocol/headers.js';
 import { MalformedFrameError, Reader, Writer } from '../protocol/primitives.js';
-import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type FetchLimits, type NodeAddress, type RequestContext } from '../broker/handlers/handler.js';
+import { CLOSE_CONNECTION, CloseAfter, NO_RESPONSE, type ClientConnection, type FetchLimits, type NodeAddress, type RequestContext } from '../broker/handlers/handler.js';
 import { SaslAuthenticator, type SaslConfig } from './sasl/authenticator.js';
 import type { HandlerRegistry } from '../broker/handlers/registry.js';
 import type { Cluster } from '../broker/cluster.js';
@@ -59,6 +59,8 @@ function ownMemory(frame: Buffer): Buffer {
   return copy;
 }
 
+let nextConnectionId = 1;
+
 export class Connection {
   private readonly decoder: FrameDecoder;
   private readonly responses: ResponseQueue;
@@ -78,6 +80,15 @@ export class Connection {
   private muted = false;
   /** The principal, once the first request after authentication asked for it. */
   private knownPrincipal: string | null = null;
+  private readonly closeListeners: (() => void)[] = [];
+  /** RequestContext.connection: this connection as handlers see it. */
+  private readonly scope: ClientConnection = {
+    id: nextConnectionId++,
+    onClose: (fn) => {
+      if (this.closed && this.socket.destroyed) fn();
+      else this.closeListeners.push(fn);
+    },
+  };
 
   constructor(
     readonly socket: Socket,
@@ -94,6 +105,7 @@ export class Connection {
     socket.on('close', () => {
       this.closed = true;
       this.stopTimers();
+      for (const fn of this.closeListeners.splice(0)) fn();
     });
     const frameMs = options.requestTimeoutMs ?? 0;
     this.deadline = frameMs > 0 ? new FrameDeadline(frameMs, (ms) => this.close(`request frame incomplete after ${ms} ms (slow client)`)) : null;
@@ -229,6 +241,7 @@ export class Connection {
       throttle: (ms) => {
         throttleMs = Math.max(throttleMs, ms);
       },
+      connection: this.scope,
     };
     let throttleMs = 0;
     // A response that ends the connection (CLOSE_CONNECTION, CloseAfter, a failed handler) lets no request after it start.

@@ -40,10 +40,11 @@ async function apiVersions(v: string): Promise<Map<number, [number, number]>> {
 describe('ApiVersions per profile', () => {
   test('the default is 3.9, and it advertises what the handlers serve, as before profiles', async () => {
     expect(resolveOptions({}).kafkaVersion).toBe('3.9');
-    // Every handler but KIP-848's, which a default 3.9 broker does not advertise, each capped at 3.9's
+    // Every handler but KIP-848's and KIP-932's, which a default 3.9 broker does not advertise, each capped at 3.9's
     // maximum: the handlers of Produce, EndTxn and TxnOffsetCommit also serve 4.x's transactions v2.
     const v39 = new Map<number, number>([[ApiKey.Produce, 11], [ApiKey.EndTxn, 4], [ApiKey.TxnOffsetCommit, 4]]);
-    const all = new Map(brokerHandlers.filter((h) => h.api.apiKey !== 68 && h.api.apiKey !== 69).map((h) => [h.api.apiKey, [h.minVersion, Math.min(h.maxVersion, v39.get(h.api.apiKey) ?? Infinity)]]));
+    const notIn39 = new Set([68, 69, 76, 77, 78, 79, 90, 91, 92]);
+    const all = new Map(brokerHandlers.filter((h) => !notIn39.has(h.api.apiKey)).map((h) => [h.api.apiKey, [h.minVersion, Math.min(h.maxVersion, v39.get(h.api.apiKey) ?? Infinity)]]));
     expect(await apiVersions('default')).toEqual(all);
     expect(await apiVersions('3.9')).toEqual(all);
   });
@@ -83,14 +84,18 @@ describe('ApiVersions per profile', () => {
     expect(r.get(ApiKey.EndTxn)).toEqual([0, 5]);
   });
 
-  test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), KIP-848 at v0-1, and no share-group or Streams-group API', async () => {
+  test('4.4 serves JoinGroup v0-1 (so does 4.0, as 4.0.2 does), KIP-848 at v0-1, share groups as 4.4.0 does, and no Streams-group API', async () => {
     const r = await apiVersions('4.4');
     expect(r.get(ApiKey.Produce)).toEqual([0, 12]);
     expect(r.get(ApiKey.Fetch)).toEqual([4, 17]);
     expect(r.get(ApiKey.JoinGroup)).toEqual([0, 9]);
     // 4.0.0 had removed them (KIP-896); 4.0.1 gave them back (KAFKA-19444), and the 4.0 profile is 4.0.2's.
     expect((await apiVersions('4.0')).get(ApiKey.JoinGroup)).toEqual([0, 9]);
-    for (const key of [76, 77, 78, 79, 88, 89, 90]) expect([key, r.get(key)]).toEqual([key, undefined]);
+    for (const key of [88, 89]) expect([key, r.get(key)]).toEqual([key, undefined]);
+    // KIP-932, as a default 4.4.0 broker advertises them (test/fixtures/kafka-api-versions/4.4.0.json); 4.0 has none (early access only).
+    const share: [number, number[]][] = [[76, [1, 1]], [77, [1, 1]], [78, [1, 2]], [79, [1, 2]], [90, [0, 1]], [91, [0, 0]], [92, [0, 0]]];
+    const r40 = await apiVersions('4.0');
+    for (const [key, range] of share) expect([key, r.get(key), r40.get(key)]).toEqual([key, range, undefined]);
     // ConsumerGroupHeartbeat and ConsumerGroupDescribe: v0-1 on 4.x, as 4.0.2 and 4.4.0 serve them; 3.9's default broker leaves them out.
     for (const v of ['4.0', '4.4']) {
       const served = await apiVersions(v);
@@ -169,16 +174,16 @@ describe('ApiVersions features per profile (v3+, KIP-584)', () => {
     };
   };
 
-  test('4.4 finalizes metadata.version 33, transaction.version 2 (KIP-890 part 2) and group.version 1 (KIP-848), never share or streams', async () => {
+  test('4.4 finalizes metadata.version 33, transaction.version 2 (KIP-890 part 2), group.version 1 (KIP-848) and share.version 2 (KIP-932, KIP-1191), never streams', async () => {
     const v4 = await features('4.4', 4);
-    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '2-2', 'group.version': '1-1' });
+    expect(v4.finalized).toEqual({ 'metadata.version': '33-33', 'transaction.version': '2-2', 'group.version': '1-1', 'share.version': '2-2' });
     expect(v4.epoch).toBe(0);
     expect(v4.supported).toEqual({
       'metadata.version': '7-33',
       'kraft.version': '0-0',
       'transaction.version': '0-2',
       'group.version': '0-1',
-      'share.version': '0-0',
+      'share.version': '0-2',
       'streams.version': '0-0',
       'eligible.leader.replicas.version': '0-0',
     });
@@ -191,7 +196,6 @@ describe('ApiVersions features per profile (v3+, KIP-584)', () => {
     // What kafkaesque leaves out of a real default cluster's answer (docs/protocol.md#finalized-features).
     const capped: Record<string, Record<string, string>> = {
       'kraft.version': { supported: '0-0' },
-      'share.version': { supported: '0-0' },
       'streams.version': { supported: '0-0' },
       'eligible.leader.replicas.version': { supported: '0-0' },
     };
@@ -439,14 +443,17 @@ describe('DescribeConfigs keys', () => {
     expect(await create('2.8', { 'compression.gzip.level': '5' })).toBe(ErrorCode.INVALID_CONFIG);
     expect(await create('3.9', { 'compression.gzip.level': '5' })).toBe(ErrorCode.NONE);
     expect(await create('4.0', { 'compression.lz4.level': '18' })).toBe(ErrorCode.INVALID_CONFIG);
-    // 4.4.0's new topic configs are not modelled (docs/protocol.md): refused, not stored and ignored.
-    for (const name of ['max.decompressed.message.bytes', 'remote.copy.lag.ms', 'errors.deadletterqueue.group.enable']) {
+    // 4.4.0's new topic configs are not modelled (docs/protocol.md): refused, not stored and ignored;
+    // errors.deadletterqueue.group.enable is (share groups' dead-letter topics), and only on 4.4.
+    expect(await create('4.4', { 'errors.deadletterqueue.group.enable': 'true' })).toBe(ErrorCode.NONE);
+    expect(await create('4.0', { 'errors.deadletterqueue.group.enable': 'true' })).toBe(ErrorCode.INVALID_CONFIG);
+    for (const name of ['max.decompressed.message.bytes', 'remote.copy.lag.ms']) {
       expect([name, await create('4.4', { [name]: name.endsWith('enable') ? 'false' : '1000' })]).toEqual([name, ErrorCode.INVALID_CONFIG]);
     }
   });
 
-  test("4.4's topic configs are 4.0's", async () => {
-    expect([...(await topicConfigs('4.4')).keys()].sort()).toEqual([...(await topicConfigs('4.0')).keys()].sort());
+  test("4.4's topic configs are 4.0's and errors.deadletterqueue.group.enable", async () => {
+    expect([...(await topicConfigs('4.4')).keys()].sort()).toEqual([...(await topicConfigs('4.0')).keys(), 'errors.deadletterqueue.group.enable'].sort());
   });
 
   test('broker configs: 2.8 (ZooKeeper) has no process.roles nor node.id', async () => {
@@ -482,7 +489,7 @@ describe('the option', () => {
       expect((fixture as RunningCluster).cluster.profile.name).toBe('4.4');
       const c = await WireClient.connect(fixture!.bootstrap);
       const res = await c.request(ApiKey.ApiVersions, 3, { clientSoftwareName: 'fixture-test', clientSoftwareVersion: '1.0' });
-      expect(res.finalizedFeatures.map((f: { name: string }) => f.name)).toEqual(['group.version', 'transaction.version', 'metadata.version']);
+      expect(res.finalizedFeatures.map((f: { name: string }) => f.name)).toEqual(['group.version', 'transaction.version', 'share.version', 'metadata.version']);
       c.close();
     } finally {
       await fixture!.stop();

@@ -7,9 +7,12 @@ type Codec = { read: (r: Reader, v: number) => unknown; write: (w: Writer, d: ne
 
 // The codecs serve the union of 3.9's and 4.4's versions: each version is
 // sampled from the release that defines it (4.4 where both do), for every
-// message of the 3.9 set (the 4.4-only ones get codecs as they are served).
-const older = loadSchemas(olderSchemasDir);
+// message of the 3.9 set, and for the 4.4-only messages that have codecs
+// (those served: share groups).
 const newer = new Map(loadSchemas(newerSchemasDir).map((s) => [s.name, s]));
+const olderOnly = loadSchemas(olderSchemasDir);
+const olderNames = new Set(olderOnly.map((s) => s.name));
+const older = [...olderOnly, ...[...newer.values()].filter((s) => !olderNames.has(s.name) && `read${s.name}` in messages)];
 const codecs = messages as unknown as Record<string, (...a: never[]) => unknown>;
 
 function codecOf(spec: MessageSpec): Codec {

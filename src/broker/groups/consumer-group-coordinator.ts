@@ -22,6 +22,7 @@
 // keeps the groups as they are (no reload from __consumer_offsets).
 import { randomBytes } from 'node:crypto';
 import type { Cluster } from '../cluster.js';
+import { subscriptionMetadata, toTopicPartitions } from './modern-group.js';
 import type { ErrorName } from '../../protocol/errors.js';
 import { ConsumerGroup, ConsumerGroupMember, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH, type ConsumerGroupState } from './consumer-group.js';
 import { ConsumerGroupError, FencedMemberEpoch, groupError } from './consumer-group-errors.js';
@@ -84,6 +85,8 @@ export interface SharedGroupState {
   emitMemberRemoved(groupId: string, memberId: string, groupInstanceId: string | null, reason: 'leave-group' | 'session-timeout' | 'rebalance-timeout'): void;
   /** Status of a group id on a node: NOT_COORDINATOR, or null. */
   coordinatorStatus(groupId: string, nodeId: number): ErrorName | null;
+  /** Whether a share group holds the id. */
+  shareGroup(groupId: string): boolean;
   /** Whether a classic group of that id exists, and whether it is Empty. */
   classicGroup(groupId: string): 'absent' | 'empty' | 'non-empty';
   /** Drops an Empty classic group, handing over its committed offsets (Kafka keeps offsets apart from groups). */
@@ -166,6 +169,7 @@ export class ConsumerGroupCoordinator {
   private getOrMaybeCreateConsumerGroup(groupId: string, createIfNotExists: boolean): ConsumerGroup {
     const group = this.groups.get(groupId);
     if (group) return group;
+    if (this.shared.shareGroup(groupId)) throw groupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
     const classic = this.shared.classicGroup(groupId);
     // A classic group that is not Empty stays classic (no online upgrade); neither does any when not joining.
     if (classic === 'non-empty' || (classic === 'empty' && !createIfNotExists)) throw groupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group`);
@@ -229,7 +233,7 @@ export class ConsumerGroupCoordinator {
     if (this.maybeUpdateRegularExpressions(group, member, updated, req.describableTopics)) bumpGroupEpoch = true;
     group.updateMember(updated);
     // The subscribed topics' metadata (names, partition counts) changed: a new epoch (4.x's metadata hash).
-    const metadata = this.subscriptionMetadata(group);
+    const metadata = subscriptionMetadata(this.cluster, group.subscribedTopicNames());
     if (metadata !== group.subscriptionMetadata) {
       group.subscriptionMetadata = metadata;
       bumpGroupEpoch = true;
@@ -302,17 +306,6 @@ export class ConsumerGroupCoordinator {
     return existing;
   }
 
-  /** The subscribed topics that exist, with their partition counts, as one comparable string. */
-  private subscriptionMetadata(group: ConsumerGroup): string {
-    return [...group.subscribedTopicNames()]
-      .sort()
-      .map((name) => {
-        const t = this.cluster.topic(name);
-        return t ? `${name}:${t.topicId}:${t.partitions.length}` : '';
-      })
-      .filter((s) => s !== '')
-      .join(',');
-  }
 
   /** updateTargetAssignment: the preferred assignor over every member; the target epoch becomes the group epoch. */
   private updateTargetAssignment(group: ConsumerGroup): void {
@@ -453,7 +446,7 @@ export class ConsumerGroupCoordinator {
       if (old.size !== topics.size || [...topics].some((t) => !old.has(t))) bumpGroupEpoch = true;
       group.resolvedRegularExpressions.set(regex, { topics, version: this.topicsVersion, timestampMs: now });
     }
-    const metadata = this.subscriptionMetadata(group);
+    const metadata = subscriptionMetadata(this.cluster, group.subscribedTopicNames());
     if (metadata !== group.subscriptionMetadata) {
       group.subscriptionMetadata = metadata;
       bumpGroupEpoch = true;
@@ -500,7 +493,7 @@ export class ConsumerGroupCoordinator {
     // The last member of a regex takes its resolution with it (the ConsumerGroupRegularExpression tombstone).
     const regex = member.subscribedTopicRegex;
     if (regex !== '' && group.numSubscribedMembers(regex) === 0) group.resolvedRegularExpressions.delete(regex);
-    group.subscriptionMetadata = this.subscriptionMetadata(group);
+    group.subscriptionMetadata = subscriptionMetadata(this.cluster, group.subscribedTopicNames());
     group.groupEpoch += 1;
     this.cluster.log.info({ group: group.groupId, member: member.memberId, reason, epoch: group.groupEpoch }, 'member fenced from the consumer group');
     this.shared.emitMemberRemoved(group.groupId, member.memberId, member.instanceId, reason);
@@ -560,6 +553,7 @@ export class ConsumerGroupCoordinator {
     if (status) return { error: status, errorMessage: null, groupId, ...empty };
     const group = this.groups.get(groupId);
     if (!group) {
+      if (this.shared.shareGroup(groupId)) return { error: 'GROUP_ID_NOT_FOUND', errorMessage: `Group ${groupId} is not a consumer group.`, groupId, ...empty };
       const classic = this.shared.classicGroup(groupId) !== 'absent';
       return { error: 'GROUP_ID_NOT_FOUND', errorMessage: classic ? `Group ${groupId} is not a consumer group` : `Group ${groupId} not found.`, groupId, ...empty };
     }
@@ -699,8 +693,4 @@ function isSubset(owned: OwnedTopicPartitions, target: Assignment): boolean {
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function toTopicPartitions(a: Assignment): { topicId: string; partitions: number[] }[] {
-  return [...a].map(([topicId, ps]) => ({ topicId, partitions: [...ps].sort((x, y) => x - y) }));
 }

@@ -26,6 +26,9 @@ import { Member, joinError, syncError, type GroupProtocol, type JoinCallback, ty
 import { OffsetStore, type TopicPartitionOffset } from './offsets.js';
 import { assignedPartitions, type TopicPartitions } from './consumer-protocol.js';
 import { ConsumerGroupCoordinator } from './consumer-group-coordinator.js';
+import { ShareGroupCoordinator } from './share-group-coordinator.js';
+import type { ShareGroup, ShareGroupState } from './share-group.js';
+import { SIMPLE_ASSIGNOR } from './assignors/simple-assignor.js';
 import type { ConsumerGroup, ConsumerGroupState } from './consumer-group.js';
 import type { Assignment } from './assignors/assignor.js';
 
@@ -147,16 +150,16 @@ export interface FetchedOffset {
 export interface GroupOverview {
   groupId: string;
   protocolType: string;
-  state: GroupState | ConsumerGroupState;
-  groupType: 'classic' | 'consumer';
+  state: GroupState | ConsumerGroupState | ShareGroupState;
+  groupType: 'classic' | 'consumer' | 'share';
 }
 
 /** The library's view of a group, for tests and the control plane. */
 export interface GroupDescription {
   groupId: string;
-  /** "consumer" for a KIP-848 group, whose generation is its group epoch. */
-  groupType: 'classic' | 'consumer';
-  state: GroupState | ConsumerGroupState;
+  /** "consumer" for a KIP-848 group, "share" for a KIP-932 one: their generation is the group epoch. */
+  groupType: 'classic' | 'consumer' | 'share';
+  state: GroupState | ConsumerGroupState | ShareGroupState;
   generationId: number;
   protocolType: string | null;
   protocolName: string | null;
@@ -196,13 +199,22 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   private commitSeq = 0;
   /** KIP-848 groups (the "consumer" protocol); the offset and admin APIs below ask it first. */
   readonly consumerGroups: ConsumerGroupCoordinator;
+  /** KIP-932 share groups: no committed offsets; their state is in the share partitions (cluster.shares). */
+  readonly shareGroups: ShareGroupCoordinator;
 
   constructor(private readonly cluster: Cluster) {
     super();
+    this.shareGroups = new ShareGroupCoordinator(cluster, {
+      emitStateChanged: (groupId, from, to, generationId) => this.emit('state-changed', { groupId, from, to, generationId }),
+      emitMemberRemoved: (groupId, memberId, reason) => this.emit('member-removed', { groupId, memberId, groupInstanceId: null, reason }),
+      coordinatorStatus: (groupId, nodeId) => (this.coordinatorFor(0, groupId) === nodeId ? null : 'NOT_COORDINATOR'),
+      otherGroupExists: (groupId) => this.consumerGroups.has(groupId) || (this.groups.get(groupId)?.is('Dead') ?? true) === false,
+    });
     this.consumerGroups = new ConsumerGroupCoordinator(cluster, {
       emitStateChanged: (groupId, from, to, generationId) => this.emit('state-changed', { groupId, from, to, generationId }),
       emitMemberRemoved: (groupId, memberId, groupInstanceId, reason) => this.emit('member-removed', { groupId, memberId, groupInstanceId, reason }),
       coordinatorStatus: (groupId, nodeId) => (this.coordinatorFor(0, groupId) === nodeId ? null : 'NOT_COORDINATOR'),
+      shareGroup: (groupId) => this.shareGroups.has(groupId),
       classicGroup: (groupId) => {
         const g = this.groups.get(groupId);
         return !g || g.is('Dead') ? 'absent' : g.is('Empty') ? 'empty' : 'non-empty';
@@ -283,6 +295,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     const isUnknownMember = req.memberId === '';
     // GroupMetadataManager#classicGroupJoin: a consumer group takes no classic member here (no online upgrade).
     if (this.consumerGroups.has(req.groupId)) return callback(joinError(req.memberId, 'GROUP_ID_NOT_FOUND'));
+    // A share group takes no classic member (GroupMetadataManager#classicGroupJoin).
+    if (this.shareGroups.has(req.groupId)) return callback(joinError(req.memberId, 'INCONSISTENT_GROUP_PROTOCOL'));
     let group = this.groups.get(req.groupId);
     if (!group) {
       // A member id for a group that does not exist is rejected; an empty one creates the group.
@@ -744,6 +758,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     const all = (e: ErrorName) => req.offsets.map(() => e);
     const status = this.groupStatus(req.groupId, 'OffsetCommit', nodeId);
     if (status) return all(status);
+    // ShareGroup#validateOffsetCommit: a share group commits no offsets.
+    if (this.shareGroups.has(req.groupId)) return all('GROUP_ID_NOT_FOUND');
     const consumerGroup = this.consumerGroups.get(req.groupId);
     if (consumerGroup) {
       const invalid = this.consumerGroups.validateOffsetCommit(consumerGroup, req.memberId, req.generationId, false, req.apiVersion ?? 9);
@@ -836,6 +852,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   handleDeleteOffsets(nodeId: number, groupId: string, partitions: readonly { topic: string; partition: number }[]): { error: ErrorName; partitions: ErrorName[] } {
     const status = this.groupStatus(groupId, 'OffsetDelete', nodeId);
     if (status) return { error: status, partitions: [] };
+    if (this.shareGroups.has(groupId)) return { error: 'GROUP_ID_NOT_FOUND', partitions: [] };
     const consumerGroup = this.consumerGroups.get(groupId);
     if (consumerGroup) {
       // ConsumerGroup#validateDeleteGroup/isSubscribedToTopic: offsets of subscribed topics stay.
@@ -873,7 +890,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     const status = this.groupStatus(groupId, 'DescribeGroups', nodeId);
     if (status) return { error: status, summary: { state: '', protocolType: '', protocol: '', members: [] } };
     // GroupMetadataManager#describeGroups (4.x) up to v5: a group that is not classic is described as Dead.
-    if (this.consumerGroups.has(groupId)) return { error: 'NONE', summary: { state: 'Dead', protocolType: '', protocol: '', members: [] } };
+    if (this.consumerGroups.has(groupId) || this.shareGroups.has(groupId)) return { error: 'NONE', summary: { state: 'Dead', protocolType: '', protocol: '', members: [] } };
     const group = this.groups.get(groupId);
     if (!group) return { error: 'NONE', summary: { state: 'Dead', protocolType: '', protocol: '', members: [] } };
     return { error: 'NONE', summary: group.summary() };
@@ -892,6 +909,10 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     for (const g of this.consumerGroups.all()) {
       if (wanted(g.groupId, g.state, 'consumer')) groups.push({ groupId: g.groupId, protocolType: 'consumer', state: g.state, groupType: 'consumer' });
     }
+    // ShareGroup#protocolType is "share".
+    for (const g of this.shareGroups.all()) {
+      if (wanted(g.groupId, g.state, 'share')) groups.push({ groupId: g.groupId, protocolType: 'share', state: g.state, groupType: 'share' });
+    }
     return { error: 'NONE', groups };
   }
 
@@ -906,6 +927,13 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
       }
       if (this.consumerGroups.has(groupId)) {
         out.set(groupId, this.consumerGroups.deleteGroup(groupId));
+        continue;
+      }
+      if (this.shareGroups.has(groupId)) {
+        // An Empty share group goes with its share-partition state (GroupCoordinatorShard#sharePartitionDeleteRequests).
+        const error = this.shareGroups.deleteGroup(groupId);
+        if (error === 'NONE') this.cluster.shares.dropGroup(groupId);
+        out.set(groupId, error);
         continue;
       }
       const group = this.groups.get(groupId);
@@ -1012,7 +1040,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   }
 
   groupIds(): string[] {
-    return [...this.groups.keys(), ...[...this.consumerGroups.all()].map((g) => g.groupId)];
+    return [...this.groups.keys(), ...[...this.consumerGroups.all(), ...this.shareGroups.all()].map((g) => g.groupId)];
   }
 
   // ---------------------------------------------------------------- faults (chaos actions)
@@ -1046,6 +1074,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    */
   forceRebalance(groupId: string): 'rebalancing' | 'already-rebalancing' | 'empty' | 'unknown' {
     if (this.consumerGroups.has(groupId)) return this.consumerGroups.forceRebalance(groupId);
+    if (this.shareGroups.has(groupId)) return this.shareGroups.forceRebalance(groupId);
     const group = this.groups.get(groupId);
     if (!group || group.is('Dead')) return 'unknown';
     if (group.is('PreparingRebalance')) return 'already-rebalancing';
@@ -1061,6 +1090,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
    */
   expireMember(groupId: string, memberId: string): boolean {
     if (this.consumerGroups.has(groupId)) return this.consumerGroups.expireMember(groupId, memberId);
+    if (this.shareGroups.has(groupId)) return this.shareGroups.expireMember(groupId, memberId);
     const group = this.groups.get(groupId);
     if (!group || group.is('Dead') || !group.has(memberId)) return false;
     const member = group.get(memberId);
@@ -1073,6 +1103,8 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
   describe(groupId: string): GroupDescription | undefined {
     const consumerGroup = this.consumerGroups.get(groupId);
     if (consumerGroup) return this.describeConsumerGroup(consumerGroup);
+    const shareGroup = this.shareGroups.get(groupId);
+    if (shareGroup) return this.describeShareGroup(shareGroup);
     const g = this.groups.get(groupId);
     if (!g) return undefined;
     return {
@@ -1122,15 +1154,42 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
     };
   }
 
+  /** A KIP-932 group in the library's terms: the group epoch as generation, each member's assignment (shared partitions appear under several members). */
+  private describeShareGroup(g: ShareGroup): GroupDescription {
+    const named = (a: Assignment): TopicPartitions[] => [...a].map(([id, ps]) => ({ topic: this.cluster.topicById(id)?.name ?? id, partitions: [...ps].sort((x, y) => x - y) }));
+    return {
+      groupId: g.groupId,
+      groupType: 'share',
+      state: g.state,
+      generationId: g.groupEpoch,
+      protocolType: 'share',
+      protocolName: SIMPLE_ASSIGNOR,
+      leaderId: null,
+      coordinator: this.coordinatorFor(0, g.groupId),
+      members: [...g.members.values()].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: null,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        sessionTimeoutMs: this.cluster.groupConfigs.share(g.groupId).sessionTimeoutMs,
+        rebalanceTimeoutMs: -1,
+        assignment: named(m.assignedPartitions),
+      })),
+      offsets: [],
+    };
+  }
+
   /** Cancels every timer (the cluster is stopping). */
   shutdown(): void {
     for (const g of this.groups.values()) this.cancelTimers(g);
     this.consumerGroups.shutdown();
+    this.shareGroups.shutdown();
   }
 
   /** Forgets every group and its offsets (the control API's reset); parked JoinGroup/SyncGroup requests get NOT_COORDINATOR. Returns how many groups there were. */
   reset(): number {
-    const count = this.groups.size + this.consumerGroups.reset();
+    const count = this.groups.size + this.consumerGroups.reset() + this.shareGroups.reset();
+    this.cluster.shares.reset();
     for (const g of this.groups.values()) if (!g.is('Dead')) this.unload(g);
     this.groups.clear();
     this.zookeeperOffsets.clear();

@@ -11,6 +11,7 @@ import { ErrorCode, type ErrorName } from '../../protocol/errors.js';
 import { decodeRecords } from '../../protocol/record-batch.js';
 import type { Partition } from '../partition.js';
 import { defineHandler } from './handler.js';
+import { offsetForTimestamp, type FoundOffset } from '../offset-for-timestamp.js';
 import { authorizedNames } from './authorize.js';
 
 const LATEST = -1;
@@ -20,25 +21,7 @@ const EARLIEST_LOCAL = -4;
 const LATEST_TIERED = -5;
 const MIN_VERSION: Record<number, number> = { [LATEST]: 1, [EARLIEST]: 1, [MAX_TIMESTAMP]: 7, [EARLIEST_LOCAL]: 8, [LATEST_TIERED]: 9 };
 
-interface Found {
-  offset: number;
-  timestamp: number;
-  leaderEpoch: number;
-}
-
-/** The first record (offset order) with timestamp >= ts, below the bound. */
-function offsetForTimestamp(p: Partition, ts: number, bound: number): Found | null {
-  for (const b of p.log.batchesFrom(p.logStartOffset)) {
-    if (b.baseOffset >= bound) break;
-    // Some clients (sarama 1.22) leave maxTimestamp at -1: only a real maximum can rule a batch out.
-    if (b.maxTimestamp >= 0 && b.maxTimestamp < ts) continue;
-    for (const r of decodeRecords(b.bytes)) {
-      if (r.offset >= bound) return null;
-      if (r.offset >= p.logStartOffset && r.timestamp >= ts) return { offset: r.offset, timestamp: r.timestamp, leaderEpoch: b.leaderEpoch };
-    }
-  }
-  return null;
-}
+type Found = FoundOffset;
 
 /** The first record carrying the log's largest timestamp, below the bound. */
 function offsetOfMaxTimestamp(p: Partition, bound: number): Found | null {

@@ -46,6 +46,16 @@ export interface RequestContext {
    * only then. The handler puts the same time in the response's throttle_time_ms.
    */
   throttle(throttleTimeMs: number): void;
+  /** The client connection this request came on: state tied to it (a share session) ends with it. */
+  readonly connection: ClientConnection;
+}
+
+/** What a handler may know of its connection. The broker owns this contract; the server layer keeps the socket. */
+export interface ClientConnection {
+  /** Unique among this process's connections. */
+  readonly id: number;
+  /** Calls fn once when the connection closes (at once if it already has). */
+  onClose(fn: () => void): void;
 }
 
 /**

@@ -50,6 +50,13 @@ import listTransactions from './66-list-transactions.js';
 import consumerGroupHeartbeat from './68-consumer-group-heartbeat.js';
 import consumerGroupDescribe from './69-consumer-group-describe.js';
 import describeTopicPartitions from './75-describe-topic-partitions.js';
+import shareGroupHeartbeat from './76-share-group-heartbeat.js';
+import shareGroupDescribe from './77-share-group-describe.js';
+import shareFetch from './78-share-fetch.js';
+import shareAcknowledge from './79-share-acknowledge.js';
+import describeShareGroupOffsets from './90-describe-share-group-offsets.js';
+import alterShareGroupOffsets from './91-alter-share-group-offsets.js';
+import deleteShareGroupOffsets from './92-delete-share-group-offsets.js';
 
 export const brokerHandlers: readonly ApiHandler[] = [
   produce,
@@ -101,4 +108,11 @@ export const brokerHandlers: readonly ApiHandler[] = [
   consumerGroupHeartbeat,
   consumerGroupDescribe,
   describeTopicPartitions,
+  shareGroupHeartbeat,
+  shareGroupDescribe,
+  shareFetch,
+  shareAcknowledge,
+  describeShareGroupOffsets,
+  alterShareGroupOffsets,
+  deleteShareGroupOffsets,
 ];

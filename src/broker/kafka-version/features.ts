@@ -51,12 +51,15 @@ export const FEATURES_3_9: BrokerFeatures = {
 // - group.version 1 (GV_1) is KIP-848's consumer group protocol, served
 //   (groups/consumer-group-coordinator.ts) and finalized at 1, as a default
 //   4.x cluster is (GroupVersion.LATEST_PRODUCTION);
-// - share.version 1-2 are share groups (KIP-932);
+// - share.version 1 is share groups (KIP-932), 2 adds their dead-letter
+//   topics (KIP-1191): served (groups/share-group-coordinator.ts, share/) and
+//   finalized at 2 on 4.4, as a default 4.4 cluster is (ShareVersion.LATEST_PRODUCTION);
 // - streams.version 1 is the Streams rebalance protocol (KIP-1071);
 // - eligible.leader.replicas.version 1 is KIP-966's ELR (leader election
 //   and DescribeTopicPartitions' eligible leaders), which kafkaesque does not model.
 const TRANSACTION_VERSION_2: FeatureRange = { name: 'transaction.version', min: 0, max: 2 };
 const GROUP_VERSION_1: FeatureRange = { name: 'group.version', min: 0, max: 1 };
+const SHARE_VERSION_2: FeatureRange = { name: 'share.version', min: 0, max: 2 };
 const ELR_VERSION_0: FeatureRange = { name: 'eligible.leader.replicas.version', min: 0, max: 0 };
 
 /** 4.0.0: metadata.version 3.3-IV3 (7) to 4.0-IV3 (25), finalized at 25. */
@@ -75,7 +78,7 @@ export const FEATURES_4_4: BrokerFeatures = {
     GROUP_VERSION_1,
     KRAFT_VERSION_0,
     { name: 'metadata.version', min: 7, max: 33 },
-    { name: 'share.version', min: 0, max: 0 },
+    SHARE_VERSION_2,
     { name: 'streams.version', min: 0, max: 0 },
     TRANSACTION_VERSION_2,
     ELR_VERSION_0,
@@ -83,6 +86,7 @@ export const FEATURES_4_4: BrokerFeatures = {
   finalized: [
     ['group.version', 1],
     ['transaction.version', 2],
+    ['share.version', 2],
     ['metadata.version', 33],
   ],
 };

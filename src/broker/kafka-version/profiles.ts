@@ -139,6 +139,8 @@ const KRAFT_4_4: KafkaVersionProfile = {
   // A real 4.4.0 broker still advertises Produce 0-13 (test/fixtures/kafka-api-versions/4.4.0.json).
   advertisedMin: new Map([[0, 0]]),
   features: FEATURES_4_4,
+  // LogConfig (4.4): a topic takes a share group's dead letters only when it says so (KIP-1191).
+  topicConfigsAdded: [...KRAFT_4_0.topicConfigsAdded, ['errors.deadletterqueue.group.enable', 'false']],
 };
 
 export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0, KRAFT_4_4].map((p) => [p.name, p]));

@@ -53,6 +53,13 @@ import * as consumerGroupDescribe from './consumer-group-describe.js';
 import * as getTelemetrySubscriptions from './get-telemetry-subscriptions.js';
 import * as pushTelemetry from './push-telemetry.js';
 import * as describeTopicPartitions from './describe-topic-partitions.js';
+import * as shareGroupHeartbeat from './share-group-heartbeat.js';
+import * as shareGroupDescribe from './share-group-describe.js';
+import * as shareFetch from './share-fetch.js';
+import * as shareAcknowledge from './share-acknowledge.js';
+import * as describeShareGroupOffsets from './describe-share-group-offsets.js';
+import * as alterShareGroupOffsets from './alter-share-group-offsets.js';
+import * as deleteShareGroupOffsets from './delete-share-group-offsets.js';
 
 export * from './produce.js';
 export * from './fetch.js';
@@ -106,6 +113,13 @@ export * from './consumer-group-describe.js';
 export * from './get-telemetry-subscriptions.js';
 export * from './push-telemetry.js';
 export * from './describe-topic-partitions.js';
+export * from './share-group-heartbeat.js';
+export * from './share-group-describe.js';
+export * from './share-fetch.js';
+export * from './share-acknowledge.js';
+export * from './describe-share-group-offsets.js';
+export * from './alter-share-group-offsets.js';
+export * from './delete-share-group-offsets.js';
 export * from './consumer-protocol-assignment.js';
 export * from './consumer-protocol-subscription.js';
 export * from './request-header.js';
@@ -165,6 +179,13 @@ export const ApiKey = {
   GetTelemetrySubscriptions: 71,
   PushTelemetry: 72,
   DescribeTopicPartitions: 75,
+  ShareGroupHeartbeat: 76,
+  ShareGroupDescribe: 77,
+  ShareFetch: 78,
+  ShareAcknowledge: 79,
+  DescribeShareGroupOffsets: 90,
+  AlterShareGroupOffsets: 91,
+  DeleteShareGroupOffsets: 92,
 } as const;
 export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];
 
@@ -584,6 +605,62 @@ export const DescribeTopicPartitionsApi: ApiSchema<describeTopicPartitions.Descr
   readResponse: describeTopicPartitions.readDescribeTopicPartitionsResponse, writeResponse: describeTopicPartitions.writeDescribeTopicPartitionsResponse,
 };
 
+/** ShareGroupHeartbeat (key 76), versions 1-1. */
+export const ShareGroupHeartbeatApi: ApiSchema<shareGroupHeartbeat.ShareGroupHeartbeatRequest, shareGroupHeartbeat.ShareGroupHeartbeatResponse> = {
+  apiKey: 76, name: 'ShareGroupHeartbeat', minVersion: 1, maxVersion: 1,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: shareGroupHeartbeat.readShareGroupHeartbeatRequest, writeRequest: shareGroupHeartbeat.writeShareGroupHeartbeatRequest,
+  readResponse: shareGroupHeartbeat.readShareGroupHeartbeatResponse, writeResponse: shareGroupHeartbeat.writeShareGroupHeartbeatResponse,
+};
+
+/** ShareGroupDescribe (key 77), versions 1-1. */
+export const ShareGroupDescribeApi: ApiSchema<shareGroupDescribe.ShareGroupDescribeRequest, shareGroupDescribe.ShareGroupDescribeResponse> = {
+  apiKey: 77, name: 'ShareGroupDescribe', minVersion: 1, maxVersion: 1,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: shareGroupDescribe.readShareGroupDescribeRequest, writeRequest: shareGroupDescribe.writeShareGroupDescribeRequest,
+  readResponse: shareGroupDescribe.readShareGroupDescribeResponse, writeResponse: shareGroupDescribe.writeShareGroupDescribeResponse,
+};
+
+/** ShareFetch (key 78), versions 1-2. */
+export const ShareFetchApi: ApiSchema<shareFetch.ShareFetchRequest, shareFetch.ShareFetchResponse> = {
+  apiKey: 78, name: 'ShareFetch', minVersion: 1, maxVersion: 2,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: shareFetch.readShareFetchRequest, writeRequest: shareFetch.writeShareFetchRequest,
+  readResponse: shareFetch.readShareFetchResponse, writeResponse: shareFetch.writeShareFetchResponse,
+};
+
+/** ShareAcknowledge (key 79), versions 1-2. */
+export const ShareAcknowledgeApi: ApiSchema<shareAcknowledge.ShareAcknowledgeRequest, shareAcknowledge.ShareAcknowledgeResponse> = {
+  apiKey: 79, name: 'ShareAcknowledge', minVersion: 1, maxVersion: 2,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: shareAcknowledge.readShareAcknowledgeRequest, writeRequest: shareAcknowledge.writeShareAcknowledgeRequest,
+  readResponse: shareAcknowledge.readShareAcknowledgeResponse, writeResponse: shareAcknowledge.writeShareAcknowledgeResponse,
+};
+
+/** DescribeShareGroupOffsets (key 90), versions 0-1. */
+export const DescribeShareGroupOffsetsApi: ApiSchema<describeShareGroupOffsets.DescribeShareGroupOffsetsRequest, describeShareGroupOffsets.DescribeShareGroupOffsetsResponse> = {
+  apiKey: 90, name: 'DescribeShareGroupOffsets', minVersion: 0, maxVersion: 1,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: describeShareGroupOffsets.readDescribeShareGroupOffsetsRequest, writeRequest: describeShareGroupOffsets.writeDescribeShareGroupOffsetsRequest,
+  readResponse: describeShareGroupOffsets.readDescribeShareGroupOffsetsResponse, writeResponse: describeShareGroupOffsets.writeDescribeShareGroupOffsetsResponse,
+};
+
+/** AlterShareGroupOffsets (key 91), versions 0-0. */
+export const AlterShareGroupOffsetsApi: ApiSchema<alterShareGroupOffsets.AlterShareGroupOffsetsRequest, alterShareGroupOffsets.AlterShareGroupOffsetsResponse> = {
+  apiKey: 91, name: 'AlterShareGroupOffsets', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: alterShareGroupOffsets.readAlterShareGroupOffsetsRequest, writeRequest: alterShareGroupOffsets.writeAlterShareGroupOffsetsRequest,
+  readResponse: alterShareGroupOffsets.readAlterShareGroupOffsetsResponse, writeResponse: alterShareGroupOffsets.writeAlterShareGroupOffsetsResponse,
+};
+
+/** DeleteShareGroupOffsets (key 92), versions 0-0. */
+export const DeleteShareGroupOffsetsApi: ApiSchema<deleteShareGroupOffsets.DeleteShareGroupOffsetsRequest, deleteShareGroupOffsets.DeleteShareGroupOffsetsResponse> = {
+  apiKey: 92, name: 'DeleteShareGroupOffsets', minVersion: 0, maxVersion: 0,
+  requestFlexibleMin: 0, responseFlexibleMin: 0,
+  readRequest: deleteShareGroupOffsets.readDeleteShareGroupOffsetsRequest, writeRequest: deleteShareGroupOffsets.writeDeleteShareGroupOffsetsRequest,
+  readResponse: deleteShareGroupOffsets.readDeleteShareGroupOffsetsResponse, writeResponse: deleteShareGroupOffsets.writeDeleteShareGroupOffsetsResponse,
+};
+
 /** Every API in the schemas, by key. */
 export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSchema>([
   [0, ProduceApi as ApiSchema],
@@ -638,4 +715,11 @@ export const apiSchemas: ReadonlyMap<number, ApiSchema> = new Map<number, ApiSch
   [71, GetTelemetrySubscriptionsApi as ApiSchema],
   [72, PushTelemetryApi as ApiSchema],
   [75, DescribeTopicPartitionsApi as ApiSchema],
+  [76, ShareGroupHeartbeatApi as ApiSchema],
+  [77, ShareGroupDescribeApi as ApiSchema],
+  [78, ShareFetchApi as ApiSchema],
+  [79, ShareAcknowledgeApi as ApiSchema],
+  [90, DescribeShareGroupOffsetsApi as ApiSchema],
+  [91, AlterShareGroupOffsetsApi as ApiSchema],
+  [92, DeleteShareGroupOffsetsApi as ApiSchema],
 ]);
