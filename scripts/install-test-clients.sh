@@ -67,3 +67,7 @@ if [ ! -f "$clients/java/compat/classes/Compat.class" ] || [ "$clients/java/comp
   [ "$clients/java/compat/pom.xml" -nt "$clients/java/compat/classes/Compat.class" ] && rm -rf "$clients/java/compat/lib"
   timeout 300 sh "$clients/java/compat/build.sh"
 fi
+# The Java share-group (KIP-932) driver, on the compat driver's jars; rebuilt when its source changed.
+if [ ! -f "$clients/java/share/classes/Share.class" ] || [ "$clients/java/share/Share.java" -nt "$clients/java/share/classes/Share.class" ]; then
+  timeout 120 sh "$clients/java/share/build.sh"
+fi

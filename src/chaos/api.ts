@@ -21,6 +21,8 @@ export interface RuleMatch {
   groupId?: string | { regex: string };
   /** Requests that name this transactional id: exact, or { regex }. */
   transactionalId?: string | { regex: string };
+  /** true: share-group requests that carry acknowledgements (ShareAcknowledge, ShareFetch with some); false: requests that carry none. */
+  acknowledges?: boolean;
 }
 
 /**

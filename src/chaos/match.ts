@@ -5,14 +5,14 @@
 import { ApiKey } from '../protocol/messages/index.js';
 import type { RuleMatch } from './api.js';
 import type { ProxiedRequest } from './request.js';
-import { describe, fail, integer, isPlainObject, record, string } from './validate.js';
+import { describe, fail, integer, isPlainObject, optionalBoolean, record, string } from './validate.js';
 
 export interface Matcher {
   readonly needsBody: boolean;
   test(req: ProxiedRequest): boolean;
 }
 
-const MATCH_FIELDS = ['nodeId', 'api', 'versions', 'clientId', 'topic', 'partition', 'groupId', 'transactionalId'] as const;
+const MATCH_FIELDS = ['nodeId', 'api', 'versions', 'clientId', 'topic', 'partition', 'groupId', 'transactionalId', 'acknowledges'] as const;
 const apiKeysByName = new Map(Object.entries(ApiKey).map(([name, key]) => [name.toLowerCase(), key]));
 
 const list = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
@@ -112,6 +112,11 @@ export function parseMatch(raw: unknown, nodeIds: readonly number[] | null): { m
     const { value, test } = nameFilter(m.transactionalId, 'match.transactionalId');
     out.transactionalId = value;
     bodyChecks.push((r) => r.scope().transactionalIds.some(test));
+  }
+  if (m.acknowledges !== undefined) {
+    const wanted = optionalBoolean(m.acknowledges, 'match.acknowledges')!;
+    out.acknowledges = wanted;
+    bodyChecks.push((r) => r.scope().acknowledgements === wanted);
   }
   const all = [...checks, ...bodyChecks];
   return { match: out, matcher: { needsBody: bodyChecks.length > 0, test: (r) => all.every((c) => c(r)) } };

@@ -12,6 +12,8 @@ export interface RequestScope {
   topics: { topic: string; partitions: number[] | null }[];
   groupIds: string[];
   transactionalIds: string[];
+  /** A share-group request carrying acknowledgements (ShareAcknowledge, or a ShareFetch with some). */
+  acknowledgements: boolean;
 }
 
 const apiNames = new Map<number, string>(Object.entries(ApiKey).map(([name, key]) => [key, name]));
@@ -86,7 +88,7 @@ type AnyBody = Record<string, any>;
 
 /** What a decoded request names, per API; APIs that name nothing give an empty scope. */
 export function requestScope(apiKey: number, body: unknown, topicName: (id: string) => string | undefined = () => undefined): RequestScope {
-  const scope: RequestScope = { topics: [], groupIds: [], transactionalIds: [] };
+  const scope: RequestScope = { topics: [], groupIds: [], transactionalIds: [], acknowledgements: false };
   if (body === undefined || body === null) return scope;
   const b = body as AnyBody;
   const topic = (name: string | null | undefined, partitions: number[] | null) => {
@@ -141,7 +143,32 @@ export function requestScope(apiKey: number, body: unknown, topicName: (id: stri
       break;
     case ApiKey.DescribeGroups:
     case ApiKey.ConsumerGroupDescribe:
+    case ApiKey.ShareGroupDescribe:
       for (const g of b.groups ?? b.groupIds ?? []) group(g);
+      break;
+    case ApiKey.ShareGroupHeartbeat:
+      group(b.groupId);
+      for (const name of b.subscribedTopicNames ?? []) topic(name, null);
+      break;
+    case ApiKey.ShareFetch:
+    case ApiKey.ShareAcknowledge:
+      group(b.groupId);
+      for (const t of b.topics) topic(topicName(t.topicId), t.partitions.map((p: AnyBody) => p.partitionIndex));
+      scope.acknowledgements = apiKey === ApiKey.ShareAcknowledge || b.topics.some((t: AnyBody) => t.partitions.some((p: AnyBody) => p.acknowledgementBatches.length > 0));
+      break;
+    case ApiKey.DescribeShareGroupOffsets:
+      for (const g of b.groups) {
+        group(g.groupId);
+        for (const t of g.topics ?? []) topic(t.topicName, t.partitions);
+      }
+      break;
+    case ApiKey.AlterShareGroupOffsets:
+      group(b.groupId);
+      for (const t of b.topics) topic(t.topicName, t.partitions.map((p: AnyBody) => p.partitionIndex));
+      break;
+    case ApiKey.DeleteShareGroupOffsets:
+      group(b.groupId);
+      for (const t of b.topics) topic(t.topicName, null);
       break;
     case ApiKey.DeleteGroups:
       for (const g of b.groupsNames) group(g);

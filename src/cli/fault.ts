@@ -60,7 +60,7 @@ const add: CommandModule<object, AddArgs> = {
       .option('times', wholeFlag('times', 'trigger.times: fire at most this often (per party with --per)', [1, MAX_INT32]))
       .option('per', { type: 'string', describe: 'trigger.per: count for each group | clientId | producerId | transactionalId | connection | topic apart' })
       .option('stage', { type: 'string', describe: 'trigger.stage: count only once the party is stable | committed | fetched:N' })
-      .option('action', { type: 'string', describe: 'action.type: drop-response, delay, error, close, throttle, slice, blackhole, corrupt, duplicate-fetch, move-leader, stop-node, start-node, fence, expire-producer, rewind, rebalance (docs/chaos.md)' })
+      .option('action', { type: 'string', describe: 'action.type: drop-response, delay, error, close, throttle, slice, blackhole, corrupt, duplicate-fetch, move-leader, stop-node, start-node, fence, expire-producer, rewind, rebalance, expire-share-locks, … (docs/chaos.md)' })
       .option('param', { type: 'string', array: true, default: [], describe: 'An action parameter as key=value (JSON values: ms=500, code=NOT_LEADER_OR_FOLLOWER); repeatable' })
       .option('id', { type: 'string', describe: 'The rule id (default: generated)' })
       .option('description', { type: 'string', describe: 'A note kept with the rule' })

@@ -22,7 +22,7 @@ function fire(type: string, params: Record<string, unknown> = {}, opts: { reques
 }
 
 test('every action is registered once, by its type, and declares its parameters', () => {
-  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'fence', 'metadata-lag', 'min-insync-replicas', 'move-leader', 'pause-replication', 'rebalance', 'replication-lag', 'rewind', 'shrink-isr', 'slice', 'start-node', 'stop-node', 'throttle']);
+  expect([...chaosActions.keys()].sort()).toEqual(['blackhole', 'close', 'corrupt', 'delay', 'drop-response', 'duplicate-fetch', 'error', 'expire-producer', 'expire-share-locks', 'fence', 'metadata-lag', 'min-insync-replicas', 'move-leader', 'pause-replication', 'rebalance', 'replication-lag', 'rewind', 'shrink-isr', 'slice', 'start-node', 'stop-node', 'throttle']);
   for (const [type, a] of chaosActions) {
     expect(a.type).toBe(type);
     expect(a.layer).toBe('frame');
@@ -189,4 +189,24 @@ test('expire-producer forgets a producer id on a partition, a topic, or everywhe
   expect(all.outcome).toEqual({ request: { kind: 'forward' } });
   expect(all.detail).toEqual({ producerId: 8, expired: ['a-0', 'a-1', 'b-0'] });
   expect(known(8)).toEqual([]);
+});
+
+test("expire-share-locks makes a share group's locks run out (the sender's only, with sender), then forwards", () => {
+  const { cluster } = modelCluster({ brokers: 1 });
+  cluster.createTopic('s', { numPartitions: 1, replicationFactor: 1 });
+  produce(cluster, 's', 0, 3);
+  const topic = cluster.topic('s')!;
+  const p = topic.partitions[0]!;
+  cluster.groupConfigs.set('g', 'share.auto.offset.reset', 'earliest');
+  const sp = cluster.shares.getOrCreate('g', topic, p);
+  sp.acquire('m1', p.log.read(0, p.highWatermark, 1 << 20, true), 1);
+  const ackFrom = (memberId: string) =>
+    proxied(ApiKey.ShareAcknowledge, 1, { groupId: 'g', memberId, shareSessionEpoch: 1, isRenewAck: false, topics: [{ topicId: topic.topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [1] }] }] }] });
+  const other = fire('expire-share-locks', { sender: true }, { cluster, request: ackFrom('m2') });
+  expect(other).toMatchObject({ outcome: { request: { kind: 'forward' } }, detail: { groupId: 'g', memberId: 'm2', released: 0 } });
+  expect(sp.recordState(0)).toMatchObject({ state: 'ACQUIRED', memberId: 'm1' });
+  const mine = fire('expire-share-locks', { sender: true }, { cluster, request: ackFrom('m1') });
+  expect(mine.detail).toEqual({ groupId: 'g', memberId: 'm1', released: 3 });
+  expect(sp.recordState(0)).toMatchObject({ state: 'AVAILABLE', deliveryCount: 1, memberId: '' });
+  expect(fire('expire-share-locks', { groupId: 'none' }, { cluster }).detail).toEqual({ groupId: 'none', released: 0 });
 });

@@ -37,6 +37,8 @@ const samples: Record<number, unknown> = {
   [ApiKey.DescribeProducers]: { topics: [{ name: T, partitionIndexes: [3] }] },
   [ApiKey.DescribeTransactions]: { transactionalIds: ['tx'] },
   [ApiKey.ConsumerGroupDescribe]: { groupIds: ['g'] },
+  [ApiKey.ShareGroupDescribe]: { groupIds: ['g'] },
+  [ApiKey.DescribeShareGroupOffsets]: { groups: [{ groupId: 'g', topics: [{ topicName: T, partitions: [3] }] }] },
   [ApiKey.DescribeTopicPartitions]: { topics: [{ name: T }] },
   [ApiKey.CreateAcls]: { creations: [{ resourceType: 2, resourceName: T, resourcePatternType: 3, principal: 'User:alice', host: '*', operation: 4, permissionType: 3 }] },
   [ApiKey.DeleteAcls]: { filters: [{ resourceTypeFilter: 2, resourceNameFilter: T, patternTypeFilter: 3, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 }] },
@@ -69,7 +71,9 @@ function expectedPaths(apiKey: number, v: number): string[] {
     case ApiKey.OffsetFetch: return v >= 8 ? ['.groups[0].errorCode'] : v >= 2 ? ['.errorCode'] : ['.topics[0].partitions[0].errorCode'];
     case ApiKey.FindCoordinator: return v >= 4 ? ['.coordinators[0].errorCode'] : ['.errorCode'];
     case ApiKey.DescribeGroups:
-    case ApiKey.ConsumerGroupDescribe: return ['.groups[0].errorCode'];
+    case ApiKey.ConsumerGroupDescribe:
+    case ApiKey.ShareGroupDescribe:
+    case ApiKey.DescribeShareGroupOffsets: return ['.groups[0].errorCode'];
     case ApiKey.CreateTopics:
     case ApiKey.DescribeTopicPartitions: return ['.topics[0].errorCode'];
     case ApiKey.DeleteTopics: return v >= 6 ? ['.responses[0].errorCode'] : ['.responses[0].errorCode'];

@@ -1,7 +1,8 @@
 // Presets: every file in presets/ loads; a broken file is refused naming the
 // file, the field and why; applying one adds its rules (all or none), in
 // process and over HTTP. Each preset's story, played with kafkajs:
-// stories.test.ts (producers) and group-stories.test.ts (consumer groups).
+// stories.test.ts (producers), group-stories.test.ts (consumer groups) and
+// share-stories.test.ts (share groups).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,8 +174,8 @@ describe('applying', () => {
   });
 });
 
-test('every built-in preset has its story played in stories.test.ts or group-stories.test.ts', () => {
-  const played = ['stories.test.ts', 'group-stories.test.ts']
+test('every built-in preset has its story played in stories.test.ts, group-stories.test.ts or share-stories.test.ts', () => {
+  const played = ['stories.test.ts', 'group-stories.test.ts', 'share-stories.test.ts']
     .map((f) => readFileSync(new URL(f, import.meta.url), 'utf8'))
     .flatMap((text) => [...text.matchAll(/resolvePreset\((?:'|`|\{ name: ')([a-z0-9-]+)[?'`]/g)].map((m) => m[1]!));
   expect([...new Set(played)].sort()).toEqual(listPresetNames());

@@ -11,6 +11,7 @@ import dropResponse from './drop-response.js';
 import duplicateFetch from './duplicate-fetch.js';
 import error from './error.js';
 import expireProducer from './expire-producer.js';
+import expireShareLocks from './expire-share-locks.js';
 import fence from './fence.js';
 import metadataLag from './metadata-lag.js';
 import minInsyncReplicas from './min-insync-replicas.js';
@@ -34,7 +35,7 @@ export function registerAction(action: ChaosAction<any>): void {
   registry.set(action.type, action);
 }
 
-for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole, replicationLag, pauseReplication, shrinkIsr, minInsyncReplicas, metadataLag]) registerAction(a);
+for (const a of [dropResponse, delay, error, close, moveLeader, stopNode, startNode, fence, expireProducer, rewind, rebalance, corrupt, duplicateFetch, throttle, slice, blackhole, replicationLag, pauseReplication, shrinkIsr, minInsyncReplicas, metadataLag, expireShareLocks]) registerAction(a);
 
 export const chaosActions: ReadonlyMap<string, ChaosAction<any>> = registry;
 

@@ -6,7 +6,7 @@
 //   java -cp 'test/clients/java/compat/lib/*:test/clients/java/share/classes' Share BOOTSTRAP TOPIC
 //        [--group G] [--members M] [--produce N] [--ack implicit|explicit]
 //        [--poison VALUE] [--on-poison accept|release|reject]
-//        [--config name=value]... [--distinct N] [--idle-ms MS] [--timeout S]
+//        [--config name=value]... [--distinct N] [--idle-ms MS] [--dedup] [--timeout S]
 //
 // --produce writes N records (value v-<i>, key k-<i>) before the members
 // start. --config sets a group config with Admin#incrementalAlterConfigs on
@@ -17,8 +17,11 @@
 // makes the "application" fail: explicit mode then acknowledges it as
 // --on-poison says (release: the retry loop that never ends on its own;
 // reject: the fix), every other record ACCEPT; implicit mode accepts
-// everything on the next poll, as Kafka's does. One JSON line on stdout:
-//   {"ok":..,"deliveries":[[member,partition,offset,value,deliveryCount],..],"errors":[..]}
+// everything on the next poll, as Kafka's does. Each record processed is an
+// effect (its value); --dedup skips a record already processed (by partition
+// and offset), as an idempotent application does. One JSON line on stdout:
+//   {"ok":..,"deliveries":[[member,partition,offset,value,deliveryCount],..],"effects":[value,..],
+//    "ackFailures":[what commitSync reported failed,..],"errors":[..]}
 // Exit 0 when it went through, 1 when a step failed, 2 on a timeout or usage error.
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +59,13 @@ public final class Share {
   final Map<String, String> configs = new HashMap<>();
   final List<Delivery> deliveries = new ArrayList<>();
   final Set<String> seen = new HashSet<>();
+  // The application's effects: what it did for each record it processed; with --dedup it skips a
+  // record it already processed (by partition and offset), as an idempotent application does.
+  boolean dedup = false;
+  final Set<String> processed = new HashSet<>();
+  final List<String> effects = new ArrayList<>();
+  /** What commitSync reported as failed acknowledgements (explicit mode). */
+  final List<String> ackFailures = new ArrayList<>();
   final AtomicLong lastNew = new AtomicLong(System.currentTimeMillis());
   final AtomicBoolean stop = new AtomicBoolean(false);
   final List<String> errors = new ArrayList<>();
@@ -119,6 +129,7 @@ public final class Share {
             synchronized (Share.this) {
               deliveries.add(new Delivery(name, r.partition(), r.offset(), r.value(), r.deliveryCount().map(Short::intValue).orElse(-1)));
               if (seen.add(r.value())) lastNew.set(System.currentTimeMillis());
+              if (!dedup || processed.add(r.partition() + ":" + r.offset())) effects.add(r.value());
             }
             boolean bad = poison != null && poison.equals(r.value());
             if (ack.equals("explicit")) {
@@ -131,7 +142,15 @@ public final class Share {
               c.acknowledge(r, type);
             }
           }
-          if (ack.equals("explicit")) c.commitSync(Duration.ofSeconds(10));
+          if (ack.equals("explicit")) {
+            for (var e : c.commitSync(Duration.ofSeconds(10)).entrySet()) {
+              if (e.getValue().isPresent()) {
+                synchronized (Share.this) {
+                  ackFailures.add(e.getKey() + ": " + e.getValue().get());
+                }
+              }
+            }
+          }
         }
         c.commitSync(Duration.ofSeconds(10));
       } catch (Exception e) {
@@ -180,9 +199,17 @@ public final class Share {
         d.append(d.length() > 1 ? "," : "").append('[').append(quote(x.member)).append(',').append(x.partition).append(',').append(x.offset).append(',').append(quote(x.value)).append(',').append(x.deliveryCount).append(']');
       }
     }
+    StringBuilder fx = new StringBuilder("[");
+    synchronized (this) {
+      for (String x : effects) fx.append(fx.length() > 1 ? "," : "").append(quote(x));
+    }
+    StringBuilder af = new StringBuilder("[");
+    synchronized (this) {
+      for (String x : ackFailures) af.append(af.length() > 1 ? "," : "").append(quote(x));
+    }
     StringBuilder e = new StringBuilder("[");
     for (String x : errors) e.append(e.length() > 1 ? "," : "").append(quote(x));
-    return "{\"ok\":" + ok + ",\"topic\":" + quote(topic) + ",\"group\":" + quote(group) + ",\"deliveries\":" + d.append(']') + ",\"errors\":" + e.append(']') + "}";
+    return "{\"ok\":" + ok + ",\"topic\":" + quote(topic) + ",\"group\":" + quote(group) + ",\"deliveries\":" + d.append(']') + ",\"effects\":" + fx.append(']') + ",\"ackFailures\":" + af.append(']') + ",\"errors\":" + e.append(']') + "}";
   }
 
   public static void main(String[] argv) {
@@ -200,6 +227,7 @@ public final class Share {
           case "--distinct" -> s.distinct = Integer.parseInt(argv[++i]);
           case "--idle-ms" -> s.idleMs = Long.parseLong(argv[++i]);
           case "--timeout" -> s.timeoutS = Double.parseDouble(argv[++i]);
+          case "--dedup" -> s.dedup = true;
           case "--config" -> {
             String[] kv = argv[++i].split("=", 2);
             s.configs.put(kv[0], kv[1]);
@@ -213,7 +241,7 @@ public final class Share {
       if (pos.size() != 2) throw new IllegalArgumentException("two positional arguments");
       if (!s.ack.equals("implicit") && !s.ack.equals("explicit")) throw new IllegalArgumentException("--ack implicit|explicit");
     } catch (RuntimeException e) {
-      System.err.println(e.getMessage() + "\nusage: Share BOOTSTRAP TOPIC [--group G] [--members M] [--produce N] [--ack implicit|explicit] [--poison V] [--on-poison accept|release|reject] [--config k=v]... [--distinct N] [--idle-ms MS] [--timeout S]");
+      System.err.println(e.getMessage() + "\nusage: Share BOOTSTRAP TOPIC [--group G] [--members M] [--produce N] [--ack implicit|explicit] [--poison V] [--on-poison accept|release|reject] [--config k=v]... [--distinct N] [--idle-ms MS] [--dedup] [--timeout S]");
       System.exit(2);
     }
     s.bootstrap = pos.get(0);
