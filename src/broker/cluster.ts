@@ -11,6 +11,7 @@ import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profil
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
+import { GroupConfigs } from './groups/group-configs.js';
 import { maybeCompleteReassignment } from './reassignments.js';
 import { ScramCredentialStore } from './scram-credentials.js';
 import { ClientQuotas } from './quotas/client-quota-manager.js';
@@ -127,6 +128,8 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly log: Logger;
   /** Consumer groups and committed offsets (the classic group coordinator of every node). */
   readonly groups: GroupCoordinator;
+  /** Per-group configs (GROUP config resources), on the profiles whose Kafka has them. */
+  readonly groupConfigs = new GroupConfigs();
   /** Producer ids and transactions (one coordinator state for the whole cluster). */
   readonly transactions: TransactionCoordinator;
   /** SCRAM credentials per user and mechanism (the metadata's, in KRaft): SASL SCRAM authenticates against them. */
