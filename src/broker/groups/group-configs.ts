@@ -8,6 +8,8 @@
 // and alter-time validation as each Kafka version has them; DescribeConfigs
 // and the alter ops on a GROUP resource are in ../config-resources.ts.
 
+import { javaStringHashCode } from '../coordinators.js';
+
 /** share.auto.offset.reset: where a share partition starts when the group first reads it. */
 export type ShareAutoOffsetReset = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'by_duration'; durationMs: number };
 
@@ -135,6 +137,22 @@ export const groupConfigKeys: Readonly<Record<GroupConfigDialect, readonly Group
   ],
 };
 
+/**
+ * The order Java's HashMap (and Properties' ConcurrentHashMap) iterates
+ * these keys: by bucket of the spread String.hashCode in a table of 16,
+ * doubled past 3/4 full, then as inserted. GroupConfig#validateNames reports
+ * the first unknown key in that order.
+ */
+export function javaHashMapOrder(names: readonly string[]): string[] {
+  let capacity = 16;
+  while (names.length > capacity * 0.75) capacity *= 2;
+  const bucket = (name: string) => {
+    const h = javaStringHashCode(name);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  return names.map((name, i) => ({ name, i, b: bucket(name) })).sort((x, y) => x.b - y.b || x.i - y.i).map((e) => e.name);
+}
+
 export const groupConfigKey = (dialect: GroupConfigDialect, name: string) => groupConfigKeys[dialect].find((k) => k.name === name);
 
 /** ConfigDef.parseType then the key's validator: the value as ConfigDef.convertToString gives it back, or ConfigException's message. */
@@ -168,7 +186,7 @@ export function parseGroupConfigValue(dialect: GroupConfigDialect, key: GroupCon
  */
 export function validateGroupConfig(dialect: GroupConfigDialect, config: ReadonlyMap<string, string>, broker: (name: string) => string): string | null {
   const keys = groupConfigKeys[dialect];
-  for (const name of config.keys()) if (!keys.some((k) => k.name === name)) return `Unknown group config name: ${name}`;
+  for (const name of javaHashMapOrder([...config.keys()])) if (!keys.some((k) => k.name === name)) return `Unknown group config name: ${name}`;
   const parsed = new Map<string, number>();
   for (const key of keys) {
     const raw = config.get(key.name);

@@ -132,6 +132,8 @@ describe('Kafka 4.4', () => {
     [[['consumer.heartbeat.interval.ms', SET, '16000'], ['share.session.timeout.ms', SET, 'x']], 'Invalid value x for configuration share.session.timeout.ms: Not a number of type INT'],
     [[['errors.deadletterqueue.topic.name', SET, '__dlq']], "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'"],
     [[['share.auto.offset.reset', APPEND, 'earliest']], "Can't APPEND to key share.auto.offset.reset because its type is not LIST."],
+    // Several unknown keys: the first in Java's HashMap order is named (as a real 4.4.0 answered).
+    [[['zz.a', SET, '1'], ['aa.b', SET, '1'], ['consumer.x', SET, '1'], ['m', SET, '1'], ['share.x.y', SET, '1'], ['errors.q', SET, '1']], 'Unknown group config name: share.x.y'],
   ] as [Op[], string][])('%j → INVALID_CONFIG %s, nothing applied', async (ops, message) => {
     const group = `g-bad-${message.length}-${ops.length}`;
     // A valid key beside the bad one is not applied either (unless the bad one is that key).
@@ -267,6 +269,11 @@ describe('Kafka 4.0', () => {
     ['share.auto.offset.reset', 'foo', "Invalid value foo for configuration share.auto.offset.reset: Invalid value `foo` for configuration share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS.>'."],
   ])('%s=%s → INVALID_CONFIG %s', async (name, value, message) => {
     expect(await alter(c, 'g40-bad', [[name, SET, value]])).toMatchObject({ errorCode: ErrorCode.INVALID_CONFIG, errorMessage: message });
+  });
+
+  test('of two keys 4.0.2 does not know, the first in HashMap order is named (as a real 4.0.2 answered)', async () => {
+    const ops: Op[] = [['consumer.heartbeat.interval.ms', SET, '6000'], ['share.isolation.level', SET, 'read_committed'], ['share.renew.acknowledge.enable', SET, 'false']];
+    expect(await alter(c, 'g40-bad', ops)).toMatchObject({ errorCode: ErrorCode.INVALID_CONFIG, errorMessage: 'Unknown group config name: share.renew.acknowledge.enable' });
   });
 });
 
