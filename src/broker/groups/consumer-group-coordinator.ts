@@ -523,7 +523,7 @@ export class ConsumerGroupCoordinator {
    * (GroupMetadataManager): the group's own config where set, read at each
    * use, else the broker's.
    */
-  private groupConfig(groupId: string, name: 'consumer.heartbeat.interval.ms' | 'consumer.session.timeout.ms'): number {
+  groupConfig(groupId: string, name: 'consumer.heartbeat.interval.ms' | 'consumer.session.timeout.ms'): number {
     return this.cluster.groupConfigs.intValue(groupId, name, this.config[`group.${name}`]);
   }
 

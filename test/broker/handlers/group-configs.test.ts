@@ -196,6 +196,8 @@ describe('Kafka 4.4', () => {
     expect(await alter(c, 'cg', [['consumer.heartbeat.interval.ms', SET, '7000'], ['consumer.session.timeout.ms', SET, '55000']])).toMatchObject({ errorCode: 0 });
     const next = await join(first.memberEpoch, first.memberId);
     expect(next).toMatchObject({ errorCode: 0, heartbeatIntervalMs: 7000 });
+    // The library's describe shows the session the member runs with.
+    expect(kafka.cluster.groups.describe('cg')!.members[0]!.sessionTimeoutMs).toBe(55_000);
     // The session armed by that heartbeat is the group's 55 s, not the broker's 45 s.
     clock.advance(50_000);
     const alive = await join(first.memberEpoch, first.memberId);
