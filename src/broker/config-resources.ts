@@ -92,26 +92,31 @@ function brokerNode(cluster: Cluster, name: string): ResourceResult<number> {
 /** DescribeConfigsResponse.ConfigType by ConfigDef.Type. */
 const CONFIG_TYPE = { BOOLEAN: 1, STRING: 2, INT: 3 } as const;
 
-/** The broker's current value of a group config's synonym (kafkaesque's group coordinator settings), and Kafka's default of it. */
+/** Kafka's defaults of the broker configs group configs fall back to (GroupCoordinatorConfig, ShareGroupConfig). */
+const BROKER_GROUP_DEFAULTS: ReadonlyMap<string, string> = new Map([
+  ['group.consumer.session.timeout.ms', '45000'],
+  ['group.consumer.heartbeat.interval.ms', '5000'],
+  ['group.consumer.assignment.interval.ms', '1000'],
+  ['group.consumer.assignor.offload.enable', 'true'],
+  ['group.share.session.timeout.ms', String(defaultShareGroupConfigValues.sessionTimeoutMs)],
+  ['group.share.heartbeat.interval.ms', String(defaultShareGroupConfigValues.heartbeatIntervalMs)],
+  ['group.share.record.lock.duration.ms', String(defaultShareGroupConfigValues.recordLockDurationMs)],
+  ['group.share.delivery.count.limit', String(defaultShareGroupConfigValues.deliveryCountLimit)],
+  ['group.share.partition.max.record.locks', String(defaultShareGroupConfigValues.partitionMaxRecordLocks)],
+  ['group.share.assignment.interval.ms', '1000'],
+  ['group.share.assignor.offload.enable', 'true'],
+]);
+
+/**
+ * The broker's current value of a group config's synonym, and Kafka's
+ * default of it: only the KIP-848 coordinator's two timeouts can differ
+ * (cluster.groups.consumerGroups.config, changeable in-process).
+ */
 function brokerGroupValue(cluster: Cluster, name: string): { value: string; kafkaDefault: string } {
+  const kafkaDefault = BROKER_GROUP_DEFAULTS.get(name)!;
   const consumer = cluster.groups.consumerGroups.config;
-  const share = defaultShareGroupConfigValues;
-  const current: Record<string, string | number | boolean> = {
-    'group.consumer.session.timeout.ms': consumer['group.consumer.session.timeout.ms'],
-    'group.consumer.heartbeat.interval.ms': consumer['group.consumer.heartbeat.interval.ms'],
-    'group.consumer.assignment.interval.ms': 1000,
-    'group.consumer.assignor.offload.enable': true,
-    'group.share.session.timeout.ms': share.sessionTimeoutMs,
-    'group.share.heartbeat.interval.ms': share.heartbeatIntervalMs,
-    'group.share.record.lock.duration.ms': share.recordLockDurationMs,
-    'group.share.delivery.count.limit': share.deliveryCountLimit,
-    'group.share.partition.max.record.locks': share.partitionMaxRecordLocks,
-    'group.share.assignment.interval.ms': 1000,
-    'group.share.assignor.offload.enable': true,
-  };
-  const kafkaDefaults: Record<string, string> = { 'group.consumer.session.timeout.ms': '45000', 'group.consumer.heartbeat.interval.ms': '5000' };
-  const value = String(current[name]);
-  return { value, kafkaDefault: kafkaDefaults[name] ?? value };
+  const value = name === 'group.consumer.session.timeout.ms' || name === 'group.consumer.heartbeat.interval.ms' ? String(consumer[name]) : kafkaDefault;
+  return { value, kafkaDefault };
 }
 
 /** A broker config's value for group configs' checks and defaults. */
@@ -160,7 +165,7 @@ export interface DescribeOptions {
 export function describeConfigs(
   cluster: Cluster,
   type: number,
-  name: string | null,
+  name: string,
   keys: readonly string[] | null,
   reader?: LagReader,
   opts: DescribeOptions = { includeSynonyms: false, includeDocumentation: false },
@@ -169,14 +174,13 @@ export function describeConfigs(
   const dialect = cluster.profile.groupConfigs;
   if (type === RESOURCE_GROUP && dialect) {
     // ConfigHelper#describeConfigs: any group, existing or not; internal keys only where the group set them.
-    if (!name) return { ok: false, error: 'INVALID_REQUEST', message: 'Group name must not be empty' };
+    if (name === '') return { ok: false, error: 'INVALID_REQUEST', message: 'Group name must not be empty' };
     const set = cluster.groupConfigs.entries(name);
     return {
       ok: true,
       value: groupConfigKeys[dialect].filter((k) => wanted(k.name) && (!k.internal || set.has(k.name))).map((k) => groupConfigEntry(cluster, dialect, k, set.get(k.name), opts)),
     };
   }
-  name ??= '';
   if (type === RESOURCE_TOPIC) {
     const topic = reader ? cluster.topicOn(reader, name) : cluster.topic(name);
     if (!topic) return { ok: false, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Topic '${name}' does not exist.` };

@@ -101,6 +101,21 @@ describe('Kafka 4.4', () => {
     expect(kafka.cluster.groupConfigs.share('g-set')).toMatchObject({ isolationLevel: 1, renewAcknowledgeEnable: false });
   });
 
+  test("a broker value changed in-process (the coordinator's config) is the STATIC_BROKER_CONFIG synonym and the fallback", async () => {
+    const config = kafka.cluster.groups.consumerGroups.config;
+    config['group.consumer.heartbeat.interval.ms'] = 6000;
+    try {
+      const [hb] = (await describeGroup(c, 'g-static', ['consumer.heartbeat.interval.ms'])).configs;
+      expect(hb).toMatchObject({ value: '6000', configSource: SOURCE.STATIC_BROKER_CONFIG });
+      expect(hb.synonyms).toEqual([
+        { name: 'group.consumer.heartbeat.interval.ms', value: '6000', source: SOURCE.STATIC_BROKER_CONFIG },
+        { name: 'group.consumer.heartbeat.interval.ms', value: '5000', source: SOURCE.DEFAULT_CONFIG },
+      ]);
+    } finally {
+      config['group.consumer.heartbeat.interval.ms'] = 5000;
+    }
+  });
+
   test('an internal key is described only where the group set it', async () => {
     expect((await describeGroup(c, 'g-internal')).configs.some((e: { name: string }) => e.name === 'consumer.assignor.offload.enable')).toBe(false);
     expect(await alter(c, 'g-internal', [['consumer.assignor.offload.enable', SET, 'false']])).toMatchObject({ errorCode: 0 });
