@@ -1,7 +1,6 @@
 // The cluster model: broker nodes, topics and their partitions, leader
 // election and simulated replication. Plain state with one owner; the server
 // layer and the handlers call these methods, and so will the chaos layer.
-import { GroupConfigs } from './groups/group-configs.js';
 import { SharePartitions } from './share/share-partitions.js';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +12,7 @@ import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profil
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
 import { GroupCoordinator } from './groups/group-coordinator.js';
+import { GroupConfigs } from './groups/group-configs.js';
 import { maybeCompleteReassignment } from './reassignments.js';
 import { ScramCredentialStore } from './scram-credentials.js';
 import { ClientQuotas } from './quotas/client-quota-manager.js';
@@ -129,7 +129,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
   readonly log: Logger;
   /** Consumer groups and committed offsets (the classic group coordinator of every node). */
   readonly groups: GroupCoordinator;
-  /** Per-group configs (IncrementalAlterConfigs on GROUP resources). */
+  /** Per-group configs (GROUP config resources), on the profiles whose Kafka has them. */
   readonly groupConfigs = new GroupConfigs();
   /** Share groups' share partitions and share sessions (KIP-932). */
   readonly shares: SharePartitions;

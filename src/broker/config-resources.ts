@@ -1,17 +1,26 @@
-// Describe and alter configs of TOPIC (2) and BROKER (4) resources, shared
-// by DescribeConfigs, AlterConfigs and IncrementalAlterConfigs. Topic
-// configs are validated against topicConfigDefs; the broker configs that
-// shape the cluster's defaults can be changed at run time.
+// Describe and alter configs of TOPIC (2), BROKER (4) and GROUP (32)
+// resources, shared by DescribeConfigs, AlterConfigs and
+// IncrementalAlterConfigs. Topic configs are validated against
+// topicConfigDefs; the broker configs that shape the cluster's defaults can
+// be changed at run time; group configs are GroupConfig's (groups/group-configs.ts).
 import type { LagReader } from './metadata-lag.js';
 import type { ErrorName } from '../protocol/errors.js';
 import type { Cluster } from './cluster.js';
 import { validateTopicConfig } from './configs.js';
+import { defaultShareGroupConfigValues, groupConfigKeys, parseGroupConfigValue, validateGroupConfig, type GroupConfigDialect, type GroupConfigKey } from './groups/group-configs.js';
 
 export const RESOURCE_TOPIC = 2;
 export const RESOURCE_BROKER = 4;
+export const RESOURCE_GROUP = 32;
 
 /** DescribeConfigsResponse.ConfigSource */
-export const ConfigSource = { TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5 } as const;
+export const ConfigSource = { TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, GROUP_CONFIG: 8 } as const;
+
+export interface ConfigSynonym {
+  name: string;
+  value: string | null;
+  source: number;
+}
 
 export interface ConfigEntry {
   name: string;
@@ -21,6 +30,9 @@ export interface ConfigEntry {
   source: number;
   type: number;
   sensitive: boolean;
+  /** Listed where kafkaesque knows them (GROUP resources); otherwise none. */
+  synonyms?: ConfigSynonym[];
+  documentation?: string | null;
 }
 
 export type ResourceResult<T> = { ok: true; value: T } | { ok: false; error: ErrorName; message: string };
@@ -77,9 +89,98 @@ function brokerNode(cluster: Cluster, name: string): ResourceResult<number> {
   return { ok: true, value: id };
 }
 
+/** DescribeConfigsResponse.ConfigType by ConfigDef.Type. */
+const CONFIG_TYPE = { BOOLEAN: 1, STRING: 2, INT: 3 } as const;
+
+/** Kafka's defaults of the broker configs group configs fall back to (GroupCoordinatorConfig, ShareGroupConfig). */
+const BROKER_GROUP_DEFAULTS: ReadonlyMap<string, string> = new Map([
+  ['group.consumer.session.timeout.ms', '45000'],
+  ['group.consumer.heartbeat.interval.ms', '5000'],
+  ['group.consumer.assignment.interval.ms', '1000'],
+  ['group.consumer.assignor.offload.enable', 'true'],
+  ['group.share.session.timeout.ms', String(defaultShareGroupConfigValues.sessionTimeoutMs)],
+  ['group.share.heartbeat.interval.ms', String(defaultShareGroupConfigValues.heartbeatIntervalMs)],
+  ['group.share.record.lock.duration.ms', String(defaultShareGroupConfigValues.recordLockDurationMs)],
+  ['group.share.delivery.count.limit', String(defaultShareGroupConfigValues.deliveryCountLimit)],
+  ['group.share.partition.max.record.locks', String(defaultShareGroupConfigValues.partitionMaxRecordLocks)],
+  ['group.share.assignment.interval.ms', '1000'],
+  ['group.share.assignor.offload.enable', 'true'],
+]);
+
+/**
+ * The broker's current value of a group config's synonym, and Kafka's
+ * default of it: only the KIP-848 coordinator's two timeouts can differ
+ * (cluster.groups.consumerGroups.config, changeable in-process).
+ */
+function brokerGroupValue(cluster: Cluster, name: string): { value: string; kafkaDefault: string } {
+  const kafkaDefault = BROKER_GROUP_DEFAULTS.get(name)!;
+  const consumer = cluster.groups.consumerGroups.config;
+  const value = name === 'group.consumer.session.timeout.ms' || name === 'group.consumer.heartbeat.interval.ms' ? String(consumer[name]) : kafkaDefault;
+  return { value, kafkaDefault };
+}
+
+/** A broker config's value for group configs' checks and defaults. */
+export const brokerGroupConfig = (cluster: Cluster) => (name: string) => brokerGroupValue(cluster, name).value;
+
+/**
+ * ConfigHelper#createGroupConfigEntry: the group's value, else its broker
+ * synonym's, else GroupConfig's default; the source is the first synonym's.
+ * 4.0.2 names the group key itself as the only synonym (GROUP_CONFIG or DEFAULT_CONFIG).
+ */
+function groupConfigEntry(cluster: Cluster, dialect: GroupConfigDialect, key: GroupConfigKey, set: string | undefined, opts: DescribeOptions): ConfigEntry {
+  const override = set === undefined ? undefined : parseGroupConfigValue(dialect, key, set);
+  const own = override && 'value' in override ? override.value : set;
+  const broker = key.synonym ? brokerGroupValue(cluster, key.synonym) : null;
+  const value = own ?? broker?.value ?? key.default;
+  let synonyms: ConfigSynonym[];
+  if (dialect === '4.0') {
+    synonyms = [{ name: key.name, value, source: own === undefined ? ConfigSource.DEFAULT_CONFIG : ConfigSource.GROUP_CONFIG }];
+  } else {
+    const below: ConfigSynonym[] = !broker
+      ? [{ name: key.name, value: key.default, source: ConfigSource.DEFAULT_CONFIG }]
+      : broker.value === broker.kafkaDefault
+        ? [{ name: key.synonym!, value: broker.value, source: ConfigSource.DEFAULT_CONFIG }]
+        : [{ name: key.synonym!, value: broker.value, source: ConfigSource.STATIC_BROKER_CONFIG }, { name: key.synonym!, value: broker.kafkaDefault, source: ConfigSource.DEFAULT_CONFIG }];
+    synonyms = own === undefined ? below : [{ name: key.name, value: own, source: ConfigSource.GROUP_CONFIG }, ...below];
+  }
+  return {
+    name: key.name,
+    value,
+    readOnly: false,
+    isDefault: false,
+    source: synonyms[0]!.source,
+    type: CONFIG_TYPE[key.type],
+    sensitive: false,
+    synonyms: opts.includeSynonyms ? synonyms : [],
+    documentation: opts.includeDocumentation ? key.doc : null,
+  };
+}
+
+export interface DescribeOptions {
+  includeSynonyms: boolean;
+  includeDocumentation: boolean;
+}
+
 /** `reader`: the request whose node's metadata answers (metadata-lag: ConfigHelper's metadataCache.contains on a lagging node). */
-export function describeConfigs(cluster: Cluster, type: number, name: string, keys: readonly string[] | null, reader?: LagReader): ResourceResult<ConfigEntry[]> {
+export function describeConfigs(
+  cluster: Cluster,
+  type: number,
+  name: string,
+  keys: readonly string[] | null,
+  reader?: LagReader,
+  opts: DescribeOptions = { includeSynonyms: false, includeDocumentation: false },
+): ResourceResult<ConfigEntry[]> {
   const wanted = (k: string) => !keys || keys.length === 0 || keys.includes(k);
+  const dialect = cluster.profile.groupConfigs;
+  if (type === RESOURCE_GROUP && dialect) {
+    // ConfigHelper#describeConfigs: any group, existing or not; internal keys only where the group set them.
+    if (name === '') return { ok: false, error: 'INVALID_REQUEST', message: 'Group name must not be empty' };
+    const set = cluster.groupConfigs.entries(name);
+    return {
+      ok: true,
+      value: groupConfigKeys[dialect].filter((k) => wanted(k.name) && (!k.internal || set.has(k.name))).map((k) => groupConfigEntry(cluster, dialect, k, set.get(k.name), opts)),
+    };
+  }
   if (type === RESOURCE_TOPIC) {
     const topic = reader ? cluster.topicOn(reader, name) : cluster.topic(name);
     if (!topic) return { ok: false, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Topic '${name}' does not exist.` };
@@ -125,6 +226,8 @@ export type ConfigOp = { name: string; op: 'set' | 'delete' | 'append' | 'subtra
  * legacy AlterConfigs) drops every topic override not named.
  */
 export function alterConfigs(cluster: Cluster, type: number, name: string, ops: readonly ConfigOp[], opts: { replace: boolean; validateOnly: boolean }): ResourceResult<void> {
+  const dialect = cluster.profile.groupConfigs;
+  if (type === RESOURCE_GROUP && dialect) return alterGroupConfigs(cluster, dialect, name, ops, opts);
   if (type === RESOURCE_TOPIC) {
     const topic = cluster.topic(name);
     if (!topic) return { ok: false, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Topic '${name}' does not exist.` };
@@ -166,4 +269,44 @@ export function alterConfigs(cluster: Cluster, type: number, name: string, ops: 
     return { ok: true, value: undefined };
   }
   return { ok: false, error: 'INVALID_REQUEST', message: `Unsupported resource type ${type}` };
+}
+
+/**
+ * ConfigAdminManager#preprocess, on the broker before the controller and
+ * before any authorization: duplicate keys, null values, a resource type that
+ * Kafka does not know. Done here for GROUP resources only (the other types
+ * keep kafkaesque's older checks). `legacy`: AlterConfigs, where no value may be null.
+ */
+export function preprocessGroupResource(cluster: Cluster, type: number, ops: readonly ConfigOp[], legacy: boolean): ResourceResult<void> | null {
+  if (type !== RESOURCE_GROUP) return null;
+  const names = ops.map((o) => o.name);
+  if (new Set(names).size !== names.length) return { ok: false, error: 'INVALID_REQUEST', message: 'Error due to duplicate config keys' };
+  const nulls = ops.filter((o) => o.value === null && (legacy || o.op !== 'delete')).map((o) => o.name);
+  if (nulls.length) return { ok: false, error: 'INVALID_REQUEST', message: `Null value not supported for : ${nulls.join(', ')}` };
+  // 3.9 knows no GROUP resource (ConfigAdminManager#preprocess, 3.9.1).
+  if (!cluster.profile.groupConfigs) return { ok: false, error: 'INVALID_REQUEST', message: `Unknown resource type ${type}` };
+  return null;
+}
+
+/**
+ * ConfigurationControlManager#incrementalAlterConfigResource / #legacyAlterConfigResource
+ * for a GROUP: the ops make the group's next config, which is validated whole
+ * (ControllerConfigurationValidator); all or nothing. The group need not exist.
+ */
+function alterGroupConfigs(cluster: Cluster, dialect: GroupConfigDialect, name: string, ops: readonly ConfigOp[], opts: { replace: boolean; validateOnly: boolean }): ResourceResult<void> {
+  const next = new Map(opts.replace ? [] : cluster.groupConfigs.entries(name));
+  for (const { name: key, op, value } of ops) {
+    // No group config is a LIST (4.4's only one, streams.rack.aware.assignment.tags, is not served).
+    if (op === 'append' || op === 'subtract') return { ok: false, error: 'INVALID_CONFIG', message: `Can't ${op.toUpperCase()} to key ${key} because its type is not LIST.` };
+    if (op === 'delete') next.delete(key);
+    else next.set(key, value!);
+  }
+  if (name === '') return { ok: false, error: 'INVALID_REQUEST', message: 'Default group resources are not allowed.' };
+  const why = validateGroupConfig(dialect, next, brokerGroupConfig(cluster));
+  if (why) return { ok: false, error: 'INVALID_CONFIG', message: why };
+  if (!opts.validateOnly) {
+    for (const k of cluster.groupConfigs.entries(name).keys()) if (!next.has(k)) cluster.groupConfigs.delete(name, k);
+    for (const [k, v] of next) cluster.groupConfigs.set(name, k, v);
+  }
+  return { ok: true, value: undefined };
 }

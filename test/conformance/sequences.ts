@@ -36,6 +36,8 @@ const V = {
   createTopics: 7,
   createPartitions: 3,
   describeConfigs: 4,
+  incrementalAlterConfigs: 1,
+  alterConfigs: 2,
   describeTransactions: 0,
   addOffsetsToTxn: 4,
   txnOffsetCommit: 4,
@@ -513,6 +515,75 @@ const describeConfigs: Sequence = {
   },
 };
 
+const groupConfigs: Sequence = {
+  id: 'group-configs',
+  title: 'Group configs: GROUP config resources',
+  rules:
+    "GROUP resources (type 32) in IncrementalAlterConfigs, AlterConfigs and DescribeConfigs: on 4.x each GroupConfig key's value, source and synonyms, the group's override, internal keys, validation (unknown keys, ConfigDef validators, the broker's bounds, APPEND, null values, duplicate keys, the default group), validateOnly, DELETE, AlterConfigs' replacement; on 3.9 the refusal (DescribeConfigs failing whole, 'Unknown resource type 32')",
+  async run(s) {
+    const G = 32;
+    type Op = [name: string, op: number, value: string | null];
+    const resource = (group: string, ops: Op[]) => ({ resourceType: G, resourceName: group, configs: ops.map(([name, configOperation, value]) => ({ name, configOperation, value })) });
+    const inc = (label: string, group: string, ops: Op[], validateOnly = false) =>
+      s.step(label, ApiKey.IncrementalAlterConfigs, V.incrementalAlterConfigs, { resources: [resource(group, ops)], validateOnly });
+    const describe = (label: string, group: string, keys: string[] | null, includeSynonyms = true, includeDocumentation = false) =>
+      s.step(label, ApiKey.DescribeConfigs, V.describeConfigs, { resources: [{ resourceType: G, resourceName: group, configurationKeys: keys }], includeSynonyms, includeDocumentation });
+    // A real broker's controller applies an alter before its broker's metadata shows it: wait for that (not compared).
+    const settled = async (group: string, key: string, value: string | null) => {
+      for (let i = 0; i < 100; i++) {
+        const r = await s.setup(ApiKey.DescribeConfigs, V.describeConfigs, { resources: [{ resourceType: G, resourceName: group, configurationKeys: [key] }], includeSynonyms: true, includeDocumentation: false });
+        const c = r.results[0].configs[0];
+        if ((value === null ? c?.configSource !== 8 : c?.value === value && c?.configSource === 8)) return;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    };
+    if (!onKafka4()) {
+      await s.step('DescribeConfigs naming a group', ApiKey.DescribeConfigs, V.describeConfigs, {
+        resources: [{ resourceType: 2, resourceName: 'conf-gc-missing', configurationKeys: null }, { resourceType: G, resourceName: 'conf-gc', configurationKeys: null }],
+        includeSynonyms: false,
+        includeDocumentation: false,
+      });
+      await inc('IncrementalAlterConfigs of a group', 'conf-gc', [['consumer.session.timeout.ms', 0, '50000']]);
+      await s.step('AlterConfigs of a group', ApiKey.AlterConfigs, V.alterConfigs, { resources: [{ resourceType: G, resourceName: 'conf-gc', configs: [{ name: 'consumer.session.timeout.ms', value: '50000' }] }], validateOnly: false });
+      return;
+    }
+    await describe('a group never configured, synonyms', 'conf-gc-none', null);
+    await describe('a group never configured, documentation', 'conf-gc-none', null, false, true);
+    await inc('SET a consumer and a share key', 'conf-gc', [['consumer.heartbeat.interval.ms', 0, '6000'], ['share.session.timeout.ms', 0, ' 50000 ']]);
+    await settled('conf-gc', 'consumer.heartbeat.interval.ms', '6000');
+    await describe('the overrides and the rest', 'conf-gc', null);
+    for (const [label, ops] of [
+      ['an unknown key', [['conf.no.such', 0, '1']]],
+      ['a value under the validator', [['share.session.timeout.ms', 0, '0']]],
+      ['not a number', [['consumer.session.timeout.ms', 0, 'abc']]],
+      ['an unknown share.auto.offset.reset', [['share.auto.offset.reset', 0, 'foo']]],
+      ['a negative by_duration', [['share.auto.offset.reset', 0, 'by_duration:-PT1H']]],
+      ['a record lock under the validator', [['share.record.lock.duration.ms', 0, '999']]],
+      ['a session under the broker bound', [['consumer.session.timeout.ms', 0, '30000']]],
+      ['a heartbeat over the broker bound', [['consumer.heartbeat.interval.ms', 0, '16000']]],
+      ['a share session over the broker bound', [['share.session.timeout.ms', 0, '60001']]],
+      ['a share record lock under the broker bound', [['share.record.lock.duration.ms', 0, '14999']]],
+      ['two unknown keys', [['share.x.y', 0, '1'], ['zz.a', 0, '1']]],
+      ['APPEND', [['share.auto.offset.reset', 2, 'earliest']]],
+      ['a null value', [['consumer.session.timeout.ms', 0, null]]],
+      ['a key twice', [['consumer.session.timeout.ms', 0, '50000'], ['consumer.session.timeout.ms', 0, '55000']]],
+    ] as [string, Op[]][]) {
+      await inc(`${label}, validateOnly`, 'conf-gc-bad', ops, true);
+    }
+    await inc('the default group', '', [['consumer.session.timeout.ms', 0, '50000']]);
+    await describe('the default group', '', null);
+    await inc('a valid change, validateOnly', 'conf-gc-vo', [['consumer.session.timeout.ms', 0, '50000']], true);
+    await describe('after validateOnly', 'conf-gc-vo', ['consumer.session.timeout.ms']);
+    await inc('DELETE one key (and one never set)', 'conf-gc', [['consumer.heartbeat.interval.ms', 1, null], ['conf.never', 1, null]]);
+    await settled('conf-gc', 'consumer.heartbeat.interval.ms', null);
+    await describe('after DELETE', 'conf-gc', ['consumer.heartbeat.interval.ms', 'share.session.timeout.ms']);
+    await s.step('AlterConfigs replaces the group config', ApiKey.AlterConfigs, V.alterConfigs, { resources: [{ resourceType: G, resourceName: 'conf-gc', configs: [{ name: 'consumer.session.timeout.ms', value: '55000' }] }], validateOnly: false });
+    await settled('conf-gc', 'consumer.session.timeout.ms', '55000');
+    await describe('after AlterConfigs', 'conf-gc', ['consumer.session.timeout.ms', 'share.session.timeout.ms']);
+    await s.step('AlterConfigs with a bad value', ApiKey.AlterConfigs, V.alterConfigs, { resources: [{ resourceType: G, resourceName: 'conf-gc', configs: [{ name: 'consumer.session.timeout.ms', value: '1' }] }], validateOnly: false });
+  },
+};
+
 const apiVersions: Sequence = {
   id: 'api-versions',
   title: 'ApiVersions',
@@ -752,5 +823,6 @@ export const SEQUENCES: readonly Sequence[] = [
   metadata,
   createTopics,
   describeConfigs,
+  groupConfigs,
   apiVersions,
 ];

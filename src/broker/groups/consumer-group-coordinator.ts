@@ -258,7 +258,7 @@ export class ConsumerGroupCoordinator {
       errorMessage: null,
       memberId: reconciled.memberId,
       memberEpoch: reconciled.memberEpoch,
-      heartbeatIntervalMs: this.config['group.consumer.heartbeat.interval.ms'],
+      heartbeatIntervalMs: this.groupConfig(group.groupId, 'consumer.heartbeat.interval.ms'),
       assignment: isFullRequest || !sameAssignment(member.assignedPartitions, reconciled.assignedPartitions) ? toTopicPartitions(reconciled.assignedPartitions) : null,
     };
   }
@@ -511,11 +511,20 @@ export class ConsumerGroupCoordinator {
     member.rebalanceTimer = null;
   }
 
+  /**
+   * consumerGroupHeartbeatIntervalMs / consumerGroupSessionTimeoutMs
+   * (GroupMetadataManager): the group's own config where set, read at each
+   * use, else the broker's.
+   */
+  groupConfig(groupId: string, name: 'consumer.heartbeat.interval.ms' | 'consumer.session.timeout.ms'): number {
+    return this.cluster.groupConfigs.intValue(groupId, name, this.config[`group.${name}`]);
+  }
+
   /** scheduleConsumerGroupSessionTimeout: every heartbeat starts the member's session again. */
   private scheduleSessionTimeout(group: ConsumerGroup, memberId: string): void {
     const member = group.members.get(memberId)!;
     member.sessionTimer?.cancel();
-    const timer = this.cluster.clock.setTimer(this.config['group.consumer.session.timeout.ms'], () => {
+    const timer = this.cluster.clock.setTimer(this.groupConfig(group.groupId, 'consumer.session.timeout.ms'), () => {
       const current = group.members.get(memberId);
       if (this.groups.get(group.groupId) !== group || !current || current.sessionTimer !== timer) return;
       current.sessionTimer = null;

@@ -1146,7 +1146,7 @@ export class GroupCoordinator extends EventEmitter<GroupCoordinatorEvents> {
         groupInstanceId: m.instanceId,
         clientId: m.clientId,
         clientHost: m.clientHost,
-        sessionTimeoutMs: this.consumerGroups.config['group.consumer.session.timeout.ms'],
+        sessionTimeoutMs: this.consumerGroups.groupConfig(g.groupId, 'consumer.session.timeout.ms'),
         rebalanceTimeoutMs: m.rebalanceTimeoutMs,
         assignment: named(m.assignedPartitions),
       })),

@@ -2,7 +2,7 @@
 // single configs, leaving the others as they are.
 import { IncrementalAlterConfigsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
-import { alterConfigs, type ConfigOp } from '../config-resources.js';
+import { alterConfigs, preprocessGroupResource, RESOURCE_GROUP, type ConfigOp } from '../config-resources.js';
 import { defineHandler } from './handler.js';
 import { configsAuthorizationError } from './authorize.js';
 
@@ -17,7 +17,12 @@ export default defineHandler(IncrementalAlterConfigsApi, (req, ctx) => ({
       resourceType: r.resourceType,
       resourceName: r.resourceName,
     });
-    // ALTER_CONFIGS on the topic or the cluster (ControllerApis.handleIncrementalAlterConfigs).
+    if (r.resourceType === RESOURCE_GROUP) {
+      // The broker's ConfigAdminManager#preprocess comes before the controller's authorization.
+      const pre = preprocessGroupResource(ctx.cluster, r.resourceType, r.configs.map((c) => ({ name: c.name, op: OPS[c.configOperation] ?? 'set', value: c.value })), false);
+      if (pre && !pre.ok) return answer(pre.error, pre.message);
+    }
+    // ALTER_CONFIGS on the topic, group or cluster (ControllerApis.handleIncrementalAlterConfigs).
     const refused = configsAuthorizationError(ctx, 'ALTER_CONFIGS', r.resourceType, r.resourceName);
     if (refused) return answer(refused, null);
     const bad = r.configs.find((c) => OPS[c.configOperation] === undefined);

@@ -48,14 +48,16 @@ export function authorizedOperations(ctx: RequestContext, resourceType: Resource
 /** ConfigResource.Type codes (DescribeConfigs, AlterConfigs, IncrementalAlterConfigs). */
 const CONFIG_TOPIC = 2;
 const CONFIG_CLUSTER_WIDE = new Set([4, 8, 16]); // BROKER, BROKER_LOGGER, CLIENT_METRICS
+const CONFIG_GROUP = 32;
 
 /**
  * ConfigHelper / ControllerApis: a topic's configs need `operation` on the
- * topic, a broker's (or logger's, or client metrics') on the cluster; the
- * refusal is TOPIC_ or CLUSTER_AUTHORIZATION_FAILED, with no message. Null
- * when allowed, or for a type the handler refuses on its own.
+ * topic, a group's on the group, a broker's (or logger's, or client metrics')
+ * on the cluster; the refusal is TOPIC_, GROUP_ or CLUSTER_AUTHORIZATION_FAILED.
+ * Null when allowed, or for a type the handler refuses on its own.
  */
 export function configsAuthorizationError(ctx: RequestContext, operation: 'DESCRIBE_CONFIGS' | 'ALTER_CONFIGS', resourceType: number, resourceName: string) {
+  if (resourceType === CONFIG_GROUP) return authorize(ctx, operation, 'GROUP', resourceName) ? null : ('GROUP_AUTHORIZATION_FAILED' as const);
   if (resourceType === CONFIG_TOPIC) return authorize(ctx, operation, 'TOPIC', resourceName) ? null : ('TOPIC_AUTHORIZATION_FAILED' as const);
   if (CONFIG_CLUSTER_WIDE.has(resourceType)) return authorizeCluster(ctx, operation) ? null : ('CLUSTER_AUTHORIZATION_FAILED' as const);
   return null;

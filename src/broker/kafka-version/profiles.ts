@@ -14,6 +14,7 @@ import ranges40 from './ranges-4.0.js';
 import ranges44 from './ranges-4.4.js';
 import { FEATURES_3_9, FEATURES_4_0, FEATURES_4_4, NO_FEATURES, type BrokerFeatures } from './features.js';
 import type { ErrorName } from '../../protocol/errors.js';
+import type { GroupConfigDialect } from '../groups/group-configs.js';
 
 export type VersionRange = { readonly min: number; readonly max: number };
 
@@ -44,6 +45,8 @@ export interface KafkaVersionProfile {
   readonly topicConfigsAdded: readonly (readonly [name: string, defaultValue: string])[];
   /** Broker configs DescribeConfigs does not report on this Kafka. */
   readonly brokerConfigsRemoved: readonly string[];
+  /** Which GroupConfig serves GROUP config resources (KIP-848, 4.0); null: that Kafka refuses them. */
+  readonly groupConfigs: GroupConfigDialect | null;
 }
 
 const table = (rows: readonly (readonly [number, number, number])[]): ReadonlyMap<number, VersionRange> =>
@@ -83,6 +86,7 @@ const ZOOKEEPER_2_8: KafkaVersionProfile = {
   // KafkaConfig (2.8.2) defines process.roles and node.id with defineInternal;
   // ConfigHelper#describeConfigs reports originals ++ nonInternalValues.
   brokerConfigsRemoved: ['process.roles', 'node.id'],
+  groupConfigs: null,
 };
 
 // KIP-848 in 3.9 is a preview a default broker does not serve: ApiVersions
@@ -110,6 +114,7 @@ const KRAFT_3_9: KafkaVersionProfile = {
   // LogConfig (3.9): DEFAULT_MESSAGE_FORMAT_VERSION is IBP_3_0_IV1.
   topicConfigsAdded: [['message.format.version', '3.0-IV1']],
   brokerConfigsRemoved: [],
+  groupConfigs: null,
 };
 
 const KRAFT_4_0: KafkaVersionProfile = {
@@ -129,6 +134,7 @@ const KRAFT_4_0: KafkaVersionProfile = {
   // LogConfig (4.0): message.timestamp.after.max.ms defaults to one hour
   // (KIP-1030), as a real 4.0.2 broker answers DescribeConfigs (test/conformance).
   topicConfigsAdded: [['message.timestamp.after.max.ms', '3600000']],
+  groupConfigs: '4.0',
 };
 
 const KRAFT_4_4: KafkaVersionProfile = {
@@ -141,6 +147,7 @@ const KRAFT_4_4: KafkaVersionProfile = {
   features: FEATURES_4_4,
   // LogConfig (4.4): a topic takes a share group's dead letters only when it says so (KIP-1191).
   topicConfigsAdded: [...KRAFT_4_0.topicConfigsAdded, ['errors.deadletterqueue.group.enable', 'false']],
+  groupConfigs: '4.4',
 };
 
 export const PROFILES: ReadonlyMap<string, KafkaVersionProfile> = new Map([ZOOKEEPER_2_8, KRAFT_3_9, KRAFT_4_0, KRAFT_4_4].map((p) => [p.name, p]));
