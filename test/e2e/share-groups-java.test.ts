@@ -66,8 +66,9 @@ const byValue = (s: Summary) => {
 it('two members of a share group read every record exactly once, each from its share of the partitions', async () => {
   const values = Array.from({ length: 30 }, (_, i) => `v-${i}`);
   await produce('share-pay', values, 3);
-  kafka.cluster.groupConfigs.set('share-pay-app', 'share.auto.offset.reset', 'earliest');
-  const s = await share(['share-pay', '--group', 'share-pay-app', '--members', '2', '--distinct', '30']);
+  // As an application sets it: Admin#incrementalAlterConfigs on the GROUP resource.
+  const s = await share(['share-pay', '--group', 'share-pay-app', '--members', '2', '--distinct', '30', '--config', 'share.auto.offset.reset=earliest']);
+  expect(kafka.cluster.groupConfigs.entries('share-pay-app').get('share.auto.offset.reset')).toBe('earliest');
   expect(s.errors).toEqual([]);
   expect([...byValue(s).keys()].sort()).toEqual([...values].sort());
   expect([...byValue(s).values()].every((counts) => counts.length === 1 && counts[0] === 1)).toBe(true);
