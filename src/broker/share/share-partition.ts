@@ -93,6 +93,14 @@ export class SharePartition {
   /** The first offset never put in flight. */
   private next: number;
   private readonly inFlight = new Map<number, InFlightRecord>();
+  /**
+   * The share state as last written (Kafka's share coordinator holds it, and
+   * DescribeShareGroupOffsets reads it there): each acknowledgement, release
+   * or lock expiry writes the start offset as it was before that change moved
+   * it, with how many records from it on are done; acquisition writes nothing.
+   * Null until the first write.
+   */
+  written: { startOffset: number; leaderEpoch: number; deliveryComplete: number } | null = null;
 
   constructor(
     readonly groupId: string,
@@ -268,7 +276,7 @@ export class SharePartition {
       this.release(o, r, dead);
       n++;
     }
-    this.finishTransitions(dead, n > 0);
+    if (n > 0) this.finishTransitions(dead, true);
     return n;
   }
 
@@ -311,9 +319,20 @@ export class SharePartition {
   }
 
   private finishTransitions(dead: ArchivedForDeadLetter[], released: boolean): void {
+    this.write();
     this.advanceStartOffset();
     if (dead.length > 0) this.hooks.onDeadLetter(dead);
     if (released) this.hooks.onAvailable();
+  }
+
+  /** SharePartition#writeShareGroupState: the state goes out before the start offset moves (that happens once the write is done). */
+  private write(): void {
+    let deliveryComplete = 0;
+    for (let o = this.startOffset; o < this.next; o++) {
+      const state = this.inFlight.get(o)!.state;
+      if (state === 'ACKNOWLEDGED' || state === 'ARCHIVED') deliveryComplete++;
+    }
+    this.written = { startOffset: this.startOffset, leaderEpoch: this.partition.leaderEpoch, deliveryComplete };
   }
 
   /** SharePartition#maybeUpdateCachedStateAndOffsets: the start offset moves past the leading acknowledged and archived records. */
@@ -338,8 +357,8 @@ export class SharePartition {
       if (this.inFlight.size === 0 || (b.firstOffset < this.startOffset && this.startOffset > b.lastOffset)) {
         throw new AcknowledgeError('INVALID_RECORD_STATE', 'Batch record not found. The request batch offsets are not found in the cache.');
       }
-      if (b.firstOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'The first offset in request is past acquired records.');
-      if (b.lastOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'The last offset in request is past acquired records.');
+      if (b.firstOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'Batch record not found. The first offset in request is past acquired records.');
+      if (b.lastOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'Batch record not found. The last offset in request is past acquired records.');
       for (let o = Math.max(b.firstOffset, this.startOffset); o <= b.lastOffset; o++) {
         const record = this.inFlight.get(o)!;
         const type = b.acknowledgeTypes.length === 1 ? b.acknowledgeTypes[0]! : b.acknowledgeTypes[o - b.firstOffset]!;
@@ -349,6 +368,8 @@ export class SharePartition {
         planned.push({ offset: o, record, type });
       }
     }
+    // Nothing to change (every batch below the start offset): nothing is written either.
+    if (planned.length === 0) return;
     const dead: ArchivedForDeadLetter[] = [];
     let released = false;
     let renewed: AcquisitionLock | null = null;
@@ -392,6 +413,7 @@ export class SharePartition {
     this.cancelLocks();
     this.inFlight.clear();
     this.startOffset = this.next = offset;
+    this.written = { startOffset: offset, leaderEpoch: 0, deliveryComplete: 0 };
   }
 
   /** Cancels every lock (the group or partition is going away). */

@@ -108,15 +108,16 @@ export class SharePartitions {
 
   /**
    * DescribeShareGroupOffsets for one partition (ShareCoordinatorShard#readStateSummary):
-   * the start offset, the leader epoch it was written at, and the lag (high
-   * watermark - start offset - records after it already done); -1, 0, -1 for
-   * a partition the group has not read yet.
+   * the state as last written (share-partition.ts: its start offset lags the
+   * live one by a write), its leader epoch, and the lag (high watermark -
+   * start offset - records after it already done); -1, 0, -1 for a
+   * partition whose state was never written (not read yet, or only acquired).
    */
   offsetSummary(groupId: string, topicId: string, partition: number): { startOffset: number; leaderEpoch: number; lag: number } {
-    const sp = this.get(groupId, topicId, partition);
-    if (!sp) return { startOffset: -1, leaderEpoch: 0, lag: -1 };
-    const s = sp.summary();
-    return { startOffset: sp.startOffset, leaderEpoch: sp.partition.leaderEpoch, lag: Math.max(0, sp.partition.highWatermark - sp.startOffset - s.acknowledged - s.archived) };
+    const w = this.get(groupId, topicId, partition)?.written;
+    if (!w) return { startOffset: -1, leaderEpoch: 0, lag: -1 };
+    const hwm = this.get(groupId, topicId, partition)!.partition.highWatermark;
+    return { startOffset: w.startOffset, leaderEpoch: w.leaderEpoch, lag: w.startOffset < 0 ? -1 : hwm - w.startOffset - w.deliveryComplete };
   }
 
   /** AlterShareGroupOffsets: the partition starts again at the offset, nothing in flight; -1 is "not started" (share.auto.offset.reset applies again). */
