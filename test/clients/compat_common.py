@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 
-SCENARIOS = ["metadata", "produce-fetch", "group", "idempotent", "transactions", "consumer-group"]
+SCENARIOS = ["metadata", "produce-fetch", "group", "idempotent", "transactions", "consumer-group", "share-group"]
 
 
 class Failure(Exception):

@@ -154,6 +154,38 @@ def group(args, out, deadline, protocol="classic"):
             m["consumer"].close()
 
 
+def share_group(args, out, deadline):
+    """KIP-932 (confluent-kafka 2.16's ShareConsumer): the suite has set the group to read from the
+    earliest; the records are produced first, then two share members poll in turn until every value
+    was read (implicit mode: a poll accepts what the one before returned); close() sends the rest and
+    leaves the group."""
+    from confluent_kafka import ShareConsumer
+    msgs = messages_for(args.scenario, args.n, args.partitions)
+    p = Producer(conf(args, **{"acks": "all", "linger.ms": 5}))
+    out["produced"] = produce(p, args, msgs, deadline, chunk=len(msgs))
+    members = [{"name": name, "read": [], "consumer": ShareConsumer(conf(args, **{
+        "group.id": args.group, "client.id": f"compat-rdkafka-share-{name}"}))} for name in ("a", "b")]
+    for m in members:
+        m["consumer"].subscribe([args.topic])
+    seen = set()
+    try:
+        while len(seen) < len(msgs):
+            remaining(deadline, f"both share members to read everything ({len(seen)} values so far)")
+            for m in members:
+                for msg in m["consumer"].poll(0.1):
+                    if msg.error():
+                        raise Failure(f"member {m['name']}: {msg.error()}")
+                    m["read"].append([msg.partition(), msg.offset(), msg.value().decode()])
+                    seen.add(msg.value().decode())
+        # One more poll each accepts the last records.
+        for m in members:
+            m["consumer"].poll(0.1)
+    finally:
+        out["members"] = [{"name": m["name"], "read": m["read"]} for m in members]
+        for m in members:
+            m["consumer"].close()
+
+
 def transactions(args, out, deadline):
     p = Producer(conf(args, **{"transactional.id": args.txn_id, "transaction.timeout.ms": 30000, "linger.ms": 5}))
     p.init_transactions(min(10.0, remaining(deadline)))
@@ -182,7 +214,7 @@ def main(argv):
     client = f"confluent-kafka {confluent_kafka.version()[0]} (librdkafka {confluent_kafka.libversion()[0]})"
     steps = {"metadata": metadata, "produce-fetch": lambda a, o, d: produce_fetch(a, o, d, False),
              "idempotent": lambda a, o, d: produce_fetch(a, o, d, True), "group": group, "transactions": transactions,
-             "consumer-group": lambda a, o, d: group(a, o, d, "consumer")}
+             "consumer-group": lambda a, o, d: group(a, o, d, "consumer"), "share-group": share_group}
     run_driver(args, client, lambda out, deadline: steps[args.scenario](args, out, deadline))
 
 

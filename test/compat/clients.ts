@@ -148,6 +148,8 @@ function javaClientJar(): string | null {
 
 // KIP-848's consumer protocol: none of these clients has it.
 const noKip848 = (client: string) => `${client} has only the classic group protocol (no KIP-848 group.protocol=consumer)`;
+// Share groups (KIP-932): the clients without a share consumer.
+const noShare = (client: string, why: string) => `${client} has no share consumer (KIP-932: ${why})`;
 // Transactions v2 (KIP-890 part 2): what each client without it does on a transaction.version 2 cluster, seen in the run and in its source.
 const noTv2 = (client: string, why: string) => `${client} has only transactions v1 (${why}): on a transaction.version 2 cluster it sends AddPartitionsToTxn and an EndTxn below v5, and the coordinator answers it as v1`;
 
@@ -158,7 +160,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `npm kafkajs ${npmVersion('kafkajs')}`,
     missing: () => (existsSync(join(root, 'node_modules/kafkajs')) ? null : 'kafkajs is not installed: npm ci'),
     command: () => [process.execPath, [clients('kafkajs_compat.mjs')]],
-    unsupported: { 'consumer-group': noKip848('kafkajs 2.2.4'), 'transactions-v2': noTv2('kafkajs 2.2.4', 'its EndTxn requests stop at v1') },
+    unsupported: { 'consumer-group': noKip848('kafkajs 2.2.4'), 'transactions-v2': noTv2('kafkajs 2.2.4', 'its EndTxn requests stop at v1'), 'share-group': noShare('kafkajs 2.2.4', 'no ShareGroupHeartbeat nor ShareFetch among its protocol requests') },
     notes: 'No assign() in kafkajs: every read-back is a consumer group of its own reading from the beginning. The two group members are two consumers in one process; offsets are committed with commitOffsets() after reading.',
   },
   {
@@ -167,7 +169,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `npm @platformatic/kafka ${npmVersion('@platformatic/kafka')}`,
     missing: () => (existsSync(join(root, 'node_modules/@platformatic/kafka')) ? null : '@platformatic/kafka is not installed: npm ci'),
     command: () => [process.execPath, [clients('platformatic_compat.mjs')]],
-    unsupported: { 'transactions-v2': noTv2('@platformatic/kafka', 'its EndTxn requests are v3-v4') },
+    unsupported: { 'transactions-v2': noTv2('@platformatic/kafka', 'its EndTxn requests are v3-v4'), 'share-group': noShare('@platformatic/kafka 1.35', 'its API table names the share API keys, with no request builder nor a consumer for them') },
     notes:
       'Version 1.x is the newest line that supports Node 20 (2.x needs Node 22). Its Consumer always has a groupId: read-backs are groups of their own from the earliest offset. It negotiates versions with ApiVersions and uses flexible versions (Metadata v12, Fetch v17 …). Two Consumers in one process form the group; offsets are committed with commit(). The group driver waits 1 s between the rebalance and the first produce, to work around a client bug this suite found: the MessagesStream hands over the records of a Fetch that was sent under the previous assignment (it never compares them with the current one), so member a, whose long poll for all four partitions was still in flight, read 25 records of member b\'s partitions and they were consumed twice. Unchanged upstream as of 2.9.0.',
   },
@@ -201,7 +203,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `PyPI kafka-python ${venvVersion('kafka-python') ?? '(missing)'} (test/clients/.venv)`,
     missing: () => (venvVersion('kafka-python') ? null : `kafka-python is not in test/clients/.venv: ${hint}`),
     command: () => [venvPython, [clients('kafka_python_compat.py')]],
-    unsupported: { 'consumer-group': noKip848('kafka-python 3.0.12'), 'transactions-v2': noTv2('kafka-python 3.0.12', 'its transaction manager drives EndTxn up to v3') },
+    unsupported: { 'consumer-group': noKip848('kafka-python 3.0.12'), 'transactions-v2': noTv2('kafka-python 3.0.12', 'its transaction manager drives EndTxn up to v3'), 'share-group': noShare('kafka-python 3.0.12', 'kafka.protocol names the share API keys only, with no ShareFetch request nor a consumer that sends one') },
     notes:
       "The same driver as the old kafka-python row (kafka_python_compat.py). api_version is left unset: the client asks ApiVersions and guesses the broker's version from the reply. Its producer is idempotent by default: produce/fetch sets enable_idempotence=False. Transactions: init_transactions/begin_transaction/commit_transaction/abort_transaction, every record acknowledged before the end; the read-back is an assign()ed consumer with isolation_level=read_committed.",
   },
@@ -217,7 +219,7 @@ export const clientSpecs: ClientSpec[] = [
       goBuild('sarama', ['./sarama'], goModule, goEnv({ GO111MODULE: 'on', GOFLAGS: '-mod=readonly' }));
     },
     command: () => [goBin('sarama'), []],
-    unsupported: { 'consumer-group': noKip848('IBM/sarama 1.61.1'), 'transactions-v2': noTv2('IBM/sarama 1.61.1', 'its EndTxnRequest is valid up to v3') },
+    unsupported: { 'consumer-group': noKip848('IBM/sarama 1.61.1'), 'transactions-v2': noTv2('IBM/sarama 1.61.1', 'its EndTxnRequest is valid up to v3'), 'share-group': noShare('IBM/sarama 1.61.1', 'no ShareFetchRequest') },
     notes:
       "A module build of test/clients/go (go.mod pins the version), the same driver source as the old sarama row. Config.Version is sarama.MaxVersion: sarama does not negotiate, it sends the versions that Config.Version implies. Transactions: a SyncProducer with Producer.Transaction.ID, BeginTxn/CommitTxn/AbortTxn; the read-back is ConsumePartition with Consumer.IsolationLevel=ReadCommitted.",
     cleanup: goCleanup,
@@ -245,7 +247,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `Debian python3-confluent-kafka ${debVersion('python3-confluent-kafka') ?? '(missing)'}, librdkafka1 ${debVersion('librdkafka1') ?? '(missing)'}`,
     missing: () => (pythonImports('confluent_kafka') ? null : `python3-confluent-kafka is missing: ${hint}`),
     command: () => [debianPython, [clients('rdkafka_compat.py')]],
-    unsupported: { 'consumer-group': 'librdkafka 2.0.2 predates group.protocol=consumer (KIP-848 came in later 2.x releases)', 'transactions-v2': 'librdkafka 2.0.2 predates transactions v2 (KIP-890 part 2, Kafka 4.0)' },
+    unsupported: { 'consumer-group': 'librdkafka 2.0.2 predates group.protocol=consumer (KIP-848 came in later 2.x releases)', 'transactions-v2': 'librdkafka 2.0.2 predates transactions v2 (KIP-890 part 2, Kafka 4.0)', 'share-group': 'librdkafka 2.0.2 predates its share consumer (KIP-932, librdkafka 2.12 and later)' },
     notes: 'Read-backs assign() every partition at offset 0 (a group.id is set because the python client requires one; no group is joined). The group members are two Consumers polled in turn from one thread; offsets are committed with commit(asynchronous=False). The aborted transaction is flushed before abort_transaction(), which would otherwise purge unsent records.',
   },
   {
@@ -254,7 +256,7 @@ export const clientSpecs: ClientSpec[] = [
     source: () => `Debian kcat ${debVersion('kcat') ?? '(missing)'} (librdkafka ${debVersion('librdkafka1') ?? '?'})`,
     missing: () => (onPath('kcat') ? null : `kcat is missing: ${hint}`),
     command: () => [process.execPath, [clients('kcat_compat.mjs')]],
-    unsupported: { 'consumer-group': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates group.protocol=consumer', 'transactions-v2': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates transactions v2 (KIP-890 part 2)' },
+    unsupported: { 'consumer-group': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates group.protocol=consumer', 'transactions-v2': 'kcat 1.7.1 is built on librdkafka 2.0.2, which predates transactions v2 (KIP-890 part 2)', 'share-group': 'kcat 1.7.1 has no share consumer, and its librdkafka 2.0.2 predates KIP-932' },
     notes:
       "kcat cannot choose a partition per line: messages go as `key:value` lines (-K :) and librdkafka's partitioner spreads them by key. Read-backs are `kcat -C -o beginning -e` (the simple consumer, no group). The group is two `kcat -G` processes, stopped with SIGTERM, which commits (auto-commit) and leaves. Transactions use `-X transactional.id`: all of stdin is one transaction, committed when stdin closes; an abort is SIGTERM once the records are in the log, with stdin padded to whole KiB because kcat reads it in 1024-byte fread()s.",
   },
@@ -268,6 +270,7 @@ export const clientSpecs: ClientSpec[] = [
       idempotent: 'kafka-python 2.0.2 has no idempotent producer (added in kafka-python 2.2)',
       transactions: 'kafka-python 2.0.2 has no transactional producer (added in kafka-python 2.2)',
       'consumer-group': noKip848('kafka-python 2.0.2'),
+      'share-group': noShare('kafka-python 2.0.2', 'it predates the share APIs'),
     },
     notes:
       "api_version is left unset, as most applications leave it: the client sends ApiVersions v0, guesses the broker's version from the reply, and uses fixed request versions for that guess. Read-backs assign() every partition (group_id=None). Each group member polls from its own thread: kafka-python's poll() blocks during a rebalance until the group is joined, and the broker waits for both members.",
@@ -298,6 +301,7 @@ export const clientSpecs: ClientSpec[] = [
     unsupported: {
       transactions: 'sarama 1.22 has no transactional producer (added in sarama 1.37; Debian bookworm packages 1.22.1)',
       'consumer-group': noKip848('sarama 1.22'),
+      'share-group': noShare('sarama 1.22', 'it predates the share APIs'),
     },
     notes:
       "The driver of IBM/sarama (test/clients/go/sarama), built offline from Debian's packaged sources in GOPATH mode (GO111MODULE=off, Debian's /usr/share/gocode behind a GOPATH that points github.com/IBM/sarama at its Shopify/sarama), with the sarama122 tag that leaves out the transactions. Config.Version is sarama.MaxVersion (2.2.0): sarama does not negotiate, it sends the versions that Config.Version implies, and its default (0.8.2) predates record batches, idempotence and consumer groups. Read-backs use ConsumePartition from the oldest offset (no group). The group is two ConsumerGroups; marked offsets are committed by the offset manager and on Close(). With the default Config.Version the first Produce (v0, a magic 0 message set) is refused with UNSUPPORTED_FOR_MESSAGE_FORMAT: kafkaesque does not convert magic 0/1 (docs/unsupported.md). (Debian's kafka-go, 0.2.1, is older than its consumer-group support and was not used.)",

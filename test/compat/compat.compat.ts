@@ -61,6 +61,7 @@ async function runCell(client: ClientSpec, s: Scenario, unavailable: string | nu
   const version = cellKafkaVersion(s);
   const kafka = await startCluster({ brokers: BROKERS, topics: [{ name: topic, partitions: s.partitions }], ...(version ? { kafkaVersion: version } : {}) });
   proxySeen ||= Boolean((kafka as unknown as { proxy?: boolean }).proxy);
+  for (const [name, value] of Object.entries(s.groupConfigs ?? {})) kafka.cluster.groupConfigs.set(group, name, value);
   const tracer = s.id === 'group' || s.id === 'consumer-group' ? traceGroup(kafka.cluster, group, topic, s.partitions) : null;
   const t0 = Date.now();
   try {

@@ -6,7 +6,7 @@
 import type { Cluster } from '../../src/broker/cluster.js';
 import type { GroupTrace, LoggedRecord, TopicLog } from './broker-view.js';
 
-export type ScenarioId = 'metadata' | 'produce-fetch' | 'group' | 'idempotent' | 'transactions' | 'transactions-v2' | 'consumer-group';
+export type ScenarioId = 'metadata' | 'produce-fetch' | 'group' | 'idempotent' | 'transactions' | 'transactions-v2' | 'consumer-group' | 'share-group';
 
 /** [partition, offset, value], as every driver reports a record it read. */
 export type ReadRecord = [number, number, string];
@@ -60,6 +60,8 @@ export interface Scenario {
   driverScenario?: ScenarioId;
   /** A scenario the client must support for this one to apply (its reason is this one's too). */
   needs?: ScenarioId;
+  /** Configs of the scenario's group, set before the driver starts (what an application's Admin would set on the GROUP resource). */
+  groupConfigs?: Record<string, string>;
 }
 
 export const values = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${String(i).padStart(6, '0')}`);
@@ -198,6 +200,32 @@ function checkGroup({ report, cluster, topic, group, log, trace }: CheckContext,
   return problems;
 }
 
+/**
+ * Share groups: every record the log holds was read by a member, each once
+ * (a normal run redelivers nothing), and the broker's
+ * share partitions were acknowledged to the end (their start offsets at the
+ * log end); no member is left once the driver stopped.
+ */
+function checkShareGroup({ report, cluster, topic, group, log }: CheckContext, n: number): string[] {
+  const problems: string[] = [];
+  if (report.produced !== n) problems.push(`the driver acknowledged ${JSON.stringify(report.produced)} of ${n} messages`);
+  problems.push(...checkLogged(dataRecords(log), values('share-group', n)));
+  const members = report.members ?? [];
+  if (members.length !== 2) problems.push(`${members.length} members reported`);
+  // One member may drain what it was assigned before the other joins: which member reads what is the group's business.
+  const read = members.flatMap((m) => m.read ?? []).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  problems.push(...checkRead(read, dataRecords(log), 'the two members'));
+  const t = cluster.topic(topic);
+  for (const p of log.partitions) {
+    if (!t || p.logEndOffset === 0) continue;
+    const start = cluster.shares.get(group, t.topicId, p.partition)?.startOffset;
+    if (start !== p.logEndOffset) problems.push(`partition ${p.partition}: the share group's start offset is ${start ?? 'none'}, log end ${p.logEndOffset} (not everything was acknowledged)`);
+  }
+  const left = cluster.groups.shareGroups.get(group);
+  if (left && left.members.size) problems.push(`${plural(left.members.size, 'member')} still in the share group after the driver stopped`);
+  return problems;
+}
+
 function checkTransactions({ report, cluster, txnId, log }: CheckContext, n: number): string[] {
   const problems: string[] = [];
   const committedValues = [...values('commit1', n), ...values('commit2', n)];
@@ -313,5 +341,18 @@ export const scenarios: Scenario[] = [
     driverScenario: 'transactions',
     needs: 'transactions',
     kafkaVersions: { run: '4.4', served: ['4.0', '4.4'], what: 'transaction.version 2 (KIP-890 part 2)' },
+  },
+  {
+    id: 'share-group',
+    title: 'share group (KIP-932)',
+    partitions: 3,
+    n: 60,
+    timeoutS: 45,
+    describes:
+      'Two members of a share group (KIP-932, a queue: the broker hands each record to one member under an acquisition lock) read a topic of 3 partitions from the earliest (the suite sets `share.auto.offset.reset`, as an application does with IncrementalAlterConfigs on the GROUP resource). Checked: every record read once across the two members, the share partitions acknowledged to the log end, the members gone after.',
+    check: (ctx) => checkShareGroup(ctx, 60),
+    note: ({ report }) => (report.members ? `read ${report.members.map((m) => (m.read ?? []).length).join(' + ')}` : null),
+    kafkaVersions: { run: '4.4', served: ['4.4'], what: 'share groups (KIP-932)' },
+    groupConfigs: { 'share.auto.offset.reset': 'earliest' },
   },
 ];

@@ -304,6 +304,74 @@ func transactions(a compat.Args, out compat.Out, deadline time.Time) {
 	}, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 }
 
+// shareGroup: the suite has set the group to read from the earliest; the
+// records are produced first, then two members of share group a.Group
+// (kgo.ShareGroup, KIP-932) poll until every value was read. Records a poll
+// returned are accepted by the next poll (franz-go's implicit mode); Close
+// sends what is left and leaves the group.
+func shareGroup(a compat.Args, out compat.Out, deadline time.Time) {
+	msgs := compat.MessagesFor(a.Scenario, a.N, a.Partitions)
+	p := client(a, "producer", producerOpts(false)...)
+	out["produced"] = produce(p, a, msgs, len(msgs), deadline)
+	p.Close()
+	members := []*member{{name: "a", assigned: map[int32]bool{}}, {name: "b", assigned: map[int32]bool{}}}
+	ctx, cancel := withDeadline(deadline)
+	defer cancel()
+	clients := []*kgo.Client{}
+	var wg sync.WaitGroup
+	for _, m := range members {
+		m := m
+		cl := client(a, "share-"+m.name, kgo.ShareGroup(a.Group), kgo.ConsumeTopics(a.Topic))
+		clients = append(clients, cl)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				fs := cl.PollFetches(ctx)
+				m.mu.Lock()
+				fs.EachError(func(_ string, _ int32, err error) {
+					if ctx.Err() == nil && m.err == nil {
+						m.err = err
+					}
+				})
+				fs.EachRecord(func(r *kgo.Record) { m.read = append(m.read, compat.Record{r.Partition, r.Offset, string(r.Value)}) })
+				m.mu.Unlock()
+			}
+		}()
+	}
+	defer func() {
+		ms := []map[string]interface{}{}
+		for _, m := range members {
+			_, read, _ := m.snapshot()
+			ms = append(ms, map[string]interface{}{"name": m.name, "read": read})
+		}
+		out["members"] = ms
+	}()
+	compat.WaitFor("both members to read everything", deadline, func() bool {
+		seen := map[string]bool{}
+		for _, m := range members {
+			_, r, err := m.snapshot()
+			if err != nil {
+				compat.Fail("member %s: %v", m.name, err)
+			}
+			for _, x := range r {
+				seen[x[2].(string)] = true
+			}
+		}
+		return len(seen) >= len(msgs)
+	})
+	// One more poll each accepts the last records; Close flushes and leaves.
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	wg.Wait()
+	for _, cl := range clients {
+		flush, done := withDeadline(time.Now().Add(5 * time.Second))
+		_ = cl.FlushAcks(flush)
+		done()
+		cl.Close()
+	}
+}
+
 func main() {
 	a := compat.Parse("franz_compat")
 	compat.Run(a, "franz-go "+franzVersion(), map[string]compat.Step{
@@ -313,5 +381,6 @@ func main() {
 		"group":          func(a compat.Args, out compat.Out, deadline time.Time) { group(a, out, deadline, false) },
 		"consumer-group": func(a compat.Args, out compat.Out, deadline time.Time) { group(a, out, deadline, true) },
 		"transactions":   transactions,
+		"share-group":    shareGroup,
 	})
 }

@@ -302,6 +302,67 @@ public final class Compat {
     }
   }
 
+  /**
+   * KIP-932: the suite has set the group to read from the earliest; the
+   * records are produced first, then two KafkaShareConsumers of share group
+   * `group` (implicit acknowledgement: a poll accepts what the one before
+   * returned) poll until every value was read; commitSync() sends the last
+   * acknowledgements, close() leaves the group.
+   */
+  void shareGroup() throws Exception {
+    List<Message> msgs = messagesFor(scenario);
+    try (KafkaProducer<String, String> p = new KafkaProducer<>(producerProps(false))) {
+      field("produced", String.valueOf(produce(p, msgs, msgs.size())));
+    }
+    AtomicBoolean stop = new AtomicBoolean(false);
+    Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    List<List<Read>> reads = List.of(new ArrayList<>(), new ArrayList<>());
+    String[] errors = new String[2];
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      final int k = i;
+      Thread t = new Thread(() -> {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "compat-java-share-" + (char) ('a' + k));
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        try (org.apache.kafka.clients.consumer.KafkaShareConsumer<String, String> c = new org.apache.kafka.clients.consumer.KafkaShareConsumer<>(props)) {
+          c.subscribe(List.of(topic));
+          while (!stop.get()) {
+            for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+              synchronized (reads) {
+                reads.get(k).add(new Read(r.partition(), r.offset(), r.value()));
+              }
+              seen.add(r.value());
+            }
+          }
+          c.commitSync(Duration.ofSeconds(10));
+        } catch (Exception e) {
+          errors[k] = e.toString();
+        }
+      }, "share-member-" + k);
+      t.setDaemon(true);
+      t.start();
+      threads.add(t);
+    }
+    try {
+      while (seen.size() < msgs.size()) {
+        for (String e : errors) if (e != null) throw new Failure("share member: " + e);
+        left("both share members to read everything (" + seen.size() + " values so far)");
+        Thread.sleep(50);
+      }
+    } finally {
+      stop.set(true);
+      for (Thread t : threads) t.join(Math.max(100, Math.min(15_000, deadline - System.currentTimeMillis())));
+      synchronized (reads) {
+        field("members", "[{\"name\":\"a\",\"read\":" + reads(reads.get(0)) + "},{\"name\":\"b\",\"read\":" + reads(reads.get(1)) + "}]");
+      }
+    }
+    for (String e : errors) if (e != null) throw new Failure("share member: " + e);
+  }
+
   void transactions() throws Exception {
     Properties props = producerProps(true);
     props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, txnId);
@@ -393,6 +454,7 @@ public final class Compat {
         // KIP-848: the broker assigns; kafkaesque does not serve ConsumerGroupHeartbeat yet (docs/unsupported.md).
         case "consumer-group" -> d.group("consumer");
         case "transactions" -> d.transactions();
+        case "share-group" -> d.shareGroup();
         default -> throw new IllegalArgumentException("unknown scenario " + d.scenario);
       }
     } catch (IllegalArgumentException e) {
