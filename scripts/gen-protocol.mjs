@@ -483,16 +483,22 @@ export function generate() {
   }
   for (const s of others.sort((a, b) => a.name.localeCompare(b.name))) out.set(`${kebab(s.name)}.ts`, moduleFor([s]));
 
-  // The registry: api keys, version ranges, and the four codec functions of each API.
+  // The api keys on their own: code that only names an API (the chaos layer's
+  // rules and actions, loaded at `import('kafkaesque')`) imports this and
+  // none of the codecs.
+  const keys = [HEADER, '/** Kafka API keys by name. */', 'export const ApiKey = {'];
+  for (const api of sorted) keys.push(`  ${api.name}: ${api.apiKey},`);
+  keys.push('} as const;', 'export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];', '');
+  out.set('api-key.ts', keys.join('\n'));
+
+  // The registry: version ranges and the four codec functions of each API.
   const idx = [HEADER];
   idx.push("import type { ApiSchema } from '../api-schema.js';");
   for (const api of sorted) idx.push(`import * as ${camel(api.name)} from './${kebab(api.name)}.js';`);
   idx.push('');
   for (const api of sorted) idx.push(`export * from './${kebab(api.name)}.js';`);
   for (const s of others) idx.push(`export * from './${kebab(s.name)}.js';`);
-  idx.push('', '/** Kafka API keys by name. */', 'export const ApiKey = {');
-  for (const api of sorted) idx.push(`  ${api.name}: ${api.apiKey},`);
-  idx.push('} as const;', 'export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];', '');
+  idx.push("export * from './api-key.js';", '');
   const flexMin = (s) => {
     const r = parseRange(s.flexibleVersions);
     return r ? String(r[0]) : 'Infinity';

@@ -17,7 +17,9 @@ export {
   type RuleMatch,
   type RuleTrigger,
 } from './chaos/api.js';
-export { chaosActions, SeededRandom } from './chaos/index.js';
+// From their modules, not ./chaos/index.js, whose proxy and engine only a start needs.
+export { chaosActions } from './chaos/actions/index.js';
+export { SeededRandom } from './chaos/random.js';
 export { version } from './version.js';
 export { unsecuredJwt, type OAuthBearerOptions } from './server/sasl/oauthbearer.js';
 export type { SaslOptions, SaslMechanism } from './server/sasl/authenticator.js';

@@ -1,11 +1,12 @@
 // What `import('kafkaesque')` and `require('kafkaesque')` load (issue 21,
 // item 3): the built package (npm run build first) leaves the code behind
-// startCluster, startProxy and startControlServer, and the built-in modules
-// only they need, to their first call; a call then loads them and works.
+// startCluster, startProxy and startControlServer, the built-in modules only
+// they need, and the protocol codecs, to their first call; a call then loads
+// them and works.
 // In fresh processes, as a test file meets the package. No timings here:
 // bench/startup-import.mjs prints those.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as source from '../src/index.js';
@@ -25,11 +26,25 @@ function fresh(code: string, esm: boolean): Promise<Record<string, unknown>> {
 // Loaded by neither a plain `node -e 0` nor the package at import.
 const STARTED_ONLY = ['net', 'tls', 'crypto', 'http'];
 
+// A function of the generated codecs (src/protocol/messages/, ~290 KB): the
+// exported chaos actions need only the api keys, so the codecs are the start's.
+const CODEC = 'function readProduceRequest(';
+
+/** The files Node links before it evaluates an ES module: its static imports, transitively (import() left out). */
+function staticGraph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(/\bfrom\s*"(\.\.?\/[^"]+)"|^import\s*"(\.\.?\/[^"]+)"/gm)) staticGraph(join(dirname(file), m[1] ?? m[2]), seen);
+  return seen;
+}
+
 /** Loads the package, notes the built-ins, then starts a cluster and asks it for metadata with kafkajs. */
 const script = (load: string) => `
   const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
   const k = ${load};
   const atImport = builtins();
+  const filesAtImport = Object.keys(require.cache);
   const cluster = await k.startCluster({ brokers: 1, topics: [{ name: 'lazy', partitions: 2 }] });
   const { Kafka, logLevel } = require('kafkajs');
   const admin = new Kafka({ brokers: [cluster.bootstrap], logLevel: logLevel.NOTHING }).admin();
@@ -37,7 +52,8 @@ const script = (load: string) => `
   const metadata = await admin.fetchTopicMetadata({ topics: ['lazy'] });
   await admin.disconnect();
   await cluster.stop();
-  console.log(JSON.stringify({ exports: Object.keys(k).filter((n) => n !== 'default' && n !== '__esModule').sort(), atImport, partitions: metadata.topics[0].partitions.length }));
+  const filesAfterStart = Object.keys(require.cache);
+  console.log(JSON.stringify({ exports: Object.keys(k).filter((n) => n !== 'default' && n !== '__esModule').sort(), atImport, filesAtImport, filesAfterStart, partitions: metadata.topics[0].partitions.length }));
 `;
 
 beforeAll(() => {
@@ -53,4 +69,17 @@ test.each([
   expect((seen.atImport as string[]).filter((m) => STARTED_ONLY.includes(m))).toEqual([]);
   expect(seen.partitions).toBe(2);
   expect(seen.exports).toEqual(Object.keys(source).sort());
+});
+
+test('neither copy of the package evaluates the protocol codecs at import, and a start loads them', async () => {
+  const esm = [...staticGraph(join(repo, 'dist/index.js'))];
+  const codecs = (files: string[]) => files.filter((f) => f.includes('/dist/') && readFileSync(f, 'utf8').includes(CODEC));
+  expect(esm.length).toBeGreaterThan(1);
+  expect(codecs(esm)).toEqual([]);
+  const cjs = await fresh(`(async () => {${script(`require(${JSON.stringify(join(repo, 'dist/cjs/index.js'))})`)}})().catch((e) => { console.error(e); process.exit(1); });`, false);
+  const atImport = cjs.filesAtImport as string[];
+  expect(atImport.some((f) => f.endsWith('/dist/cjs/index.js'))).toBe(true);
+  expect(codecs(atImport)).toEqual([]);
+  // The marker is right: the start that answered kafkajs had loaded them.
+  expect(codecs(cjs.filesAfterStart as string[])).toHaveLength(1);
 });

@@ -8,9 +8,10 @@
 // Differs from Kafka: Fetch v13+ also repeats the code per partition (Kafka
 // sets only the top-level code there), so clients that read either see it;
 // DescribeLogDirs v0-2, which have no top-level code, carry it in one log dir entry.
-import { ApiKey, apiSchemas } from '../protocol/messages/index.js';
-import { writeResponseHeader } from '../protocol/headers.js';
-import { Writer } from '../protocol/primitives.js';
+// No codec here (the frame is written by ./response-frame.ts): the error
+// action checks canBuildErrorResponse when a rule is parsed, at any time after
+// `import('kafkaesque')`, which then does not parse the codecs.
+import { ApiKey } from '../protocol/messages/api-key.js';
 
 type AnyBody = Record<string, any>;
 type Builder = (req: AnyBody, errorCode: number, version: number) => Record<string, unknown>;
@@ -189,17 +190,4 @@ export function errorResponseBody(apiKey: number, version: number, request: unkn
   const build = builders.get(apiKey);
   if (!build) throw new Error(`no error response for api key ${apiKey}`);
   return build(request as AnyBody, errorCode, version);
-}
-
-/** A whole response frame, size prefix included, ready for the socket. */
-export function responseFrame(apiKey: number, version: number, correlationId: number, body: Record<string, unknown>): Buffer {
-  const api = apiSchemas.get(apiKey);
-  if (!api) throw new Error(`unknown api key ${apiKey}`);
-  const w = new Writer();
-  w.int32(0); // size, patched below
-  writeResponseHeader(w, api, version, correlationId);
-  api.writeResponse(w, body as never, version);
-  const out = w.toBuffer();
-  out.writeInt32BE(out.length - 4, 0);
-  return out;
 }

@@ -9,7 +9,7 @@
 // - PRODUCER_FENCED is sent as INVALID_PRODUCER_EPOCH where a real broker
 //   does: always on Produce and TxnOffsetCommit, below v2 of EndTxn,
 //   AddPartitionsToTxn and AddOffsetsToTxn, below v4 of InitProducerId.
-import { ApiKey } from '../protocol/messages/index.js';
+import { ApiKey } from '../protocol/messages/api-key.js';
 import { requestProducerId } from './parties.js';
 import type { ProxiedRequest } from './request.js';
 

@@ -2,7 +2,7 @@
 // id) are checked first and cost nothing; topic, partition, group id and
 // transactional id need the body, which is decoded only when a rule that
 // names one of them gets that far.
-import { ApiKey } from '../protocol/messages/index.js';
+import { ApiKey } from '../protocol/messages/api-key.js';
 import type { RuleMatch } from './api.js';
 import type { ProxiedRequest } from './request.js';
 import { describe, fail, integer, isPlainObject, optionalBoolean, record, string } from './validate.js';

@@ -8,7 +8,7 @@
 // generation it joined is complete when that is answered), `committed` once
 // it has sent an OffsetCommit or TxnOffsetCommit, and has `fetched` n
 // records once its Fetch offsets have moved n past the first it asked for.
-import { ApiKey } from '../protocol/messages/index.js';
+import { ApiKey } from '../protocol/messages/api-key.js';
 import { readBatchHeader } from '../protocol/record-batch.js';
 import type { ProxiedRequest } from './request.js';
 

@@ -23,7 +23,7 @@ import {
   readBatchHeader,
   splitBatches,
 } from '../protocol/record-batch.js';
-import { responseFrame } from './error-responses.js';
+import { responseFrame } from './response-frame.js';
 import { SeededRandom } from './random.js';
 
 export type FrameRewrite =

@@ -19,7 +19,7 @@
 import { ApiKey, apiSchemas } from '../protocol/messages/index.js';
 import { responseHeaderVersion } from '../protocol/headers.js';
 import { Reader, ZERO_UUID, readTaggedFields } from '../protocol/primitives.js';
-import { responseFrame } from './error-responses.js';
+import { responseFrame } from './response-frame.js';
 
 /** The first version of each API whose answer may carry broker addresses. */
 const ADDRESS_APIS: ReadonlyMap<number, number> = new Map([

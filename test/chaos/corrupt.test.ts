@@ -2,7 +2,7 @@
 // applies on bytes (src/chaos/rewrite.ts), without sockets.
 import { chaosActions } from '../../src/chaos/actions/index.js';
 import { SeededRandom } from '../../src/chaos/random.js';
-import { responseFrame } from '../../src/chaos/error-responses.js';
+import { responseFrame } from '../../src/chaos/response-frame.js';
 import { rewriteRequest, rewriteResponse, type FrameRewrite } from '../../src/chaos/rewrite.js';
 import { ApiKey, apiSchemas } from '../../src/protocol/messages/index.js';
 import { readHeader, responseHeaderVersion } from '../../src/protocol/headers.js';

@@ -3,7 +3,8 @@
 // back whole, and carry the code where that API carries it.
 import { apiSchemas, ApiKey } from '../../src/protocol/messages/index.js';
 import { encodeRequest } from '../../src/protocol/headers.js';
-import { canBuildErrorResponse, errorResponseBody, responseFrame } from '../../src/chaos/error-responses.js';
+import { canBuildErrorResponse, errorResponseBody } from '../../src/chaos/error-responses.js';
+import { responseFrame } from '../../src/chaos/response-frame.js';
 import { ProxiedRequest } from '../../src/chaos/request.js';
 import { decodeResponse } from '../support/wire-client.js';
 

@@ -3,7 +3,7 @@
 // ApiVersions cap. The same paths run end to end in test/e2e/upstream*.test.ts.
 import { ApiKey, apiSchemas } from '../../src/protocol/messages/index.js';
 import { Reader } from '../../src/protocol/primitives.js';
-import { responseFrame } from '../../src/chaos/error-responses.js';
+import { responseFrame } from '../../src/chaos/response-frame.js';
 import { capApiVersions, carriesAddresses, decodeAnswer, encodeAnswer } from '../../src/chaos/upstream-answers.js';
 
 const unprefixed = (b: Buffer) => b.subarray(4);

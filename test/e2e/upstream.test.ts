@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import { RuleValidationError, startCluster, startProxy, type RunningCluster, type RunningProxy } from '../../src/index.js';
 import { ApiKey, apiSchemas } from '../../src/protocol/messages/index.js';
-import { responseFrame } from '../../src/chaos/error-responses.js';
+import { responseFrame } from '../../src/chaos/response-frame.js';
 import { ControlClient, ControlError } from '../../src/control/client.js';
 import { createTopics, fetchPartition, messages, readInGroup } from '../support/kafkajs.js';
 import { WireClient, decodeResponse } from '../support/wire-client.js';

@@ -10,7 +10,7 @@
 // a Produce with mode 'value', pass untouched (the event says so). The
 // bytes are rewritten by the proxy core (../rewrite.ts); a rewritten answer
 // is never forwarded cut-through.
-import { ApiKey } from '../../protocol/messages/index.js';
+import { ApiKey } from '../../protocol/messages/api-key.js';
 import { oneOf } from '../validate.js';
 import { FORWARD, defineAction } from './action.js';
 

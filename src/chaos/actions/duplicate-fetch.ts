@@ -8,7 +8,7 @@
 // the position move (else the answer would hold old records only, which a
 // broker sends only for a compacted log). `topic` and `partition` narrow
 // which partitions of the Fetch move. Other requests pass untouched.
-import { ApiKey } from '../../protocol/messages/index.js';
+import { ApiKey } from '../../protocol/messages/api-key.js';
 import { fail, integer, optionalInteger, optionalString } from '../validate.js';
 import { FORWARD, defineAction } from './action.js';
 
