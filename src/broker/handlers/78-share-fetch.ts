@@ -67,11 +67,11 @@ export default defineHandler(ShareFetchApi, async (req, ctx) => {
   try {
     if (epoch === INITIAL_SHARE_SESSION_EPOCH) {
       if (hasAcks) return top('INVALID_REQUEST');
-      session = shares.sessions.open(groupId, memberId, ctx.connection.id);
+      session = shares.sessionsOn(ctx.nodeId).open(groupId, memberId, ctx.connection.id);
       const opened = session;
       ctx.connection.onClose(() => shares.releaseSession(opened));
     } else {
-      session = shares.sessions.advance(groupId, memberId, epoch);
+      session = shares.sessionsOn(ctx.nodeId).advance(groupId, memberId, epoch);
     }
   } catch (e) {
     if (!(e instanceof ShareSessionError)) throw e;

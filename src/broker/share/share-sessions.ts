@@ -1,5 +1,6 @@
 // Share sessions (KIP-932; Kafka 4.4's ShareSessionCache and ShareSession):
-// one per (group, member), made by a ShareFetch at epoch 0, each later
+// each broker has its own cache (BrokerServer makes one per broker), one
+// session per (group, member) in it, made by a ShareFetch at epoch 0, each later
 // ShareFetch or ShareAcknowledge naming the next epoch, closed at epoch -1 or
 // when the connection that made it closes. A session remembers its
 // partitions, so a later fetch reads all of them and answers only those with
@@ -30,6 +31,8 @@ export class ShareSession {
     readonly groupId: string,
     readonly memberId: string,
     readonly connectionId: number,
+    /** The broker whose cache holds it. */
+    readonly nodeId: number,
   ) {}
 
   add(topicId: string, partition: number): void {
@@ -54,7 +57,10 @@ export class ShareSessionCache {
   private readonly sessions = new Map<string, ShareSession>();
 
   /** group.share.max.share.sessions. */
-  constructor(readonly maxEntries = 2000) {}
+  constructor(
+    readonly nodeId: number,
+    readonly maxEntries = 2000,
+  ) {}
 
   get size(): number {
     return this.sessions.size;
@@ -69,7 +75,7 @@ export class ShareSessionCache {
     const key = sessionKey(groupId, memberId);
     this.sessions.delete(key);
     if (this.sessions.size >= this.maxEntries) throw new ShareSessionError('SHARE_SESSION_LIMIT_REACHED');
-    const s = new ShareSession(groupId, memberId, connectionId);
+    const s = new ShareSession(groupId, memberId, connectionId, this.nodeId);
     this.sessions.set(key, s);
     return s;
   }

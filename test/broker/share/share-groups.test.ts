@@ -274,7 +274,7 @@ describe('ShareFetch and ShareAcknowledge', () => {
     const ack0 = await c.request(ApiKey.ShareAcknowledge, 1, { groupId: 'sf-sess', memberId: 'm', shareSessionEpoch: 0, isRenewAck: false, topics: [] });
     expect(ack0.errorCode).toBe(ErrorCode.INVALID_SHARE_SESSION_EPOCH);
     await shareFetch(c, 'sf-sess', 'm', { epoch: -1, topicId: t.id, partitions: [] });
-    expect(kafka.cluster.shares.sessions.get('sf-sess', 'm')).toBeUndefined();
+    expect(kafka.cluster.shares.sessionsOn(0).get('sf-sess', 'm')).toBeUndefined();
     const other = await shareFetch(c, 'sf-sess', 'n', { epoch: 0, topicId: t.id });
     expect(other.responses[0].partitions[0].acquiredRecords.map((a: { deliveryCount: number }) => a.deliveryCount)).toEqual([2]);
   });
