@@ -20,6 +20,8 @@ export class SharePartitions {
   private readonly partitions = new Map<string, SharePartition>();
   /** A share session cache per broker, as each Kafka broker has its own (BrokerServer's ShareSessionCache): a member has a session on every leader it fetches from. */
   private readonly sessionCaches = new Map<number, ShareSessionCache>();
+  /** Groups that have had share state (Kafka's ShareGroupStatePartitionMetadata record): it outlives the state it lists, until the group goes. */
+  private readonly groupsWithState = new Set<string>();
   /** Listeners for records becoming AVAILABLE, per share partition (waiting ShareFetches). */
   private readonly listeners = new Map<string, Set<() => void>>();
 
@@ -57,6 +59,7 @@ export class SharePartitions {
       onDeadLetter: (records) => this.deadLetter(groupId, topic, p, records),
     });
     this.partitions.set(key, sp);
+    this.groupsWithState.add(groupId);
     this.cluster.log.info({ group: groupId, topic: topic.name, partition: p.index, startOffset: sp.startOffset }, 'share partition initialized');
     return sp;
   }
@@ -130,8 +133,14 @@ export class SharePartitions {
     return { startOffset: sp.startOffset, leaderEpoch: sp.partition.leaderEpoch, lag: Math.max(0, sp.partition.highWatermark - sp.startOffset - s.acknowledged - s.archived) };
   }
 
+  /** Whether the group has had share state: DeleteShareGroupOffsets answers its topics one by one, else none (GroupMetadataManager#sharePartitionsEligibleForOffsetDeletion). */
+  hasHadState(groupId: string): boolean {
+    return this.groupsWithState.has(groupId);
+  }
+
   /** AlterShareGroupOffsets: the partition starts again at the offset, nothing in flight; -1 is "not started" (share.auto.offset.reset applies again). */
   alterStartOffset(groupId: string, topic: Topic, p: Partition, startOffset: number): void {
+    this.groupsWithState.add(groupId);
     const key = spKey(groupId, topic.topicId, p.index);
     const existing = this.partitions.get(key);
     if (startOffset < 0) {
@@ -159,6 +168,7 @@ export class SharePartitions {
       this.partitions.delete(spKey(groupId, topicId, partition));
     }
     for (const cache of this.sessionCaches.values()) for (const s of cache.ofGroup(groupId)) cache.remove(s);
+    this.groupsWithState.delete(groupId);
   }
 
   private dropMissingTopics(): void {
@@ -185,5 +195,6 @@ export class SharePartitions {
     this.shutdown();
     this.partitions.clear();
     this.sessionCaches.clear();
+    this.groupsWithState.clear();
   }
 }

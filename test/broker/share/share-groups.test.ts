@@ -343,5 +343,8 @@ describe('ShareFetch and ShareAcknowledge', () => {
     const del = await c.request(ApiKey.DeleteShareGroupOffsets, 0, { groupId: 'sf-admin', topics: [{ topicName: t.name }, { topicName: 'no-such-topic' }] });
     expect(del.responses.map((x: { topicName: string; errorCode: number }) => [x.topicName, x.errorCode])).toEqual([[t.name, 0], ['no-such-topic', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]]);
     expect(kafka.cluster.shares.get('sf-admin', t.id, 0)).toBeUndefined();
+    // The group had state: a second delete answers the topic, not nothing, as a real 4.4.0 does.
+    const again = await c.request(ApiKey.DeleteShareGroupOffsets, 0, { groupId: 'sf-admin', topics: [{ topicName: t.name }] });
+    expect(again.responses).toEqual([{ topicName: t.name, topicId: t.id, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: 'There is no offset information to delete.' }]);
   });
 });
