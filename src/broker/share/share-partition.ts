@@ -338,8 +338,9 @@ export class SharePartition {
       if (this.inFlight.size === 0 || (b.firstOffset < this.startOffset && this.startOffset > b.lastOffset)) {
         throw new AcknowledgeError('INVALID_RECORD_STATE', 'Batch record not found. The request batch offsets are not found in the cache.');
       }
-      if (b.firstOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'The first offset in request is past acquired records.');
-      if (b.lastOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'The last offset in request is past acquired records.');
+      // SharePartition#fetchSubMapForAcknowledgementBatch's messages, word for word.
+      if (b.firstOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'Batch record not found. The first offset in request is past acquired records.');
+      if (b.lastOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'Batch record not found. The last offset in request is past acquired records.');
       for (let o = Math.max(b.firstOffset, this.startOffset); o <= b.lastOffset; o++) {
         const record = this.inFlight.get(o)!;
         const type = b.acknowledgeTypes.length === 1 ? b.acknowledgeTypes[0]! : b.acknowledgeTypes[o - b.firstOffset]!;

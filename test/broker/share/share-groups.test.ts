@@ -243,7 +243,7 @@ describe('ShareFetch and ShareAcknowledge', () => {
       isRenewAck: false,
       topics: [{ topicId: t.id, partitions: [{ partitionIndex: 0, acknowledgementBatches: [{ firstOffset: 0, lastOffset: 1, acknowledgeTypes: [ACCEPT] }, { firstOffset: 3, lastOffset: 5, acknowledgeTypes: [ACCEPT] }] }] }],
     });
-    expect(bad.responses[0].partitions[0]).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'The last offset in request is past acquired records.' });
+    expect(bad.responses[0].partitions[0]).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'Batch record not found. The last offset in request is past acquired records.' });
     expect(kafka.cluster.shares.get('sf-ack', t.id, 0)!.startOffset).toBe(0);
     const ok = await c.request(ApiKey.ShareAcknowledge, 1, {
       groupId: 'sf-ack',
