@@ -5,7 +5,7 @@
 // ACKNOWLEDGED, or ARCHIVED, with its delivery count.
 // - acquire: AVAILABLE records in the window first, then new records from
 //   the log, up to MaxRecords (whole batches for new records, so it may go
-//   over) and up to share.partition.max.record.locks in flight; each
+//   over, except in ShareFetch v2's record_limit mode) and up to share.partition.max.record.locks in flight; each
 //   acquisition bumps the delivery count and arms a lock of
 //   share.record.lock.duration.ms;
 // - a lock that expires, a RELEASE, or the member's session ending makes a
@@ -157,10 +157,11 @@ export class SharePartition {
   /**
    * Acquires records for a member from the log batches read at
    * nextFetchOffset(): AVAILABLE records in the window, then new ones, at
-   * most maxRecords (new records in whole batches). The batches to send are
-   * those that hold what was acquired.
+   * most maxRecords (new records in whole batches, unless recordLimit: v2's
+   * ShareAcquireMode record_limit, exactly maxRecords). The batches to send
+   * are those that hold what was acquired.
    */
-  acquire(memberId: string, batches: readonly StoredBatch[], maxRecords: number, readCommittedAborted?: (batches: readonly StoredBatch[]) => Set<StoredBatch>): { acquired: AcquiredRecords[]; batches: StoredBatch[] } {
+  acquire(memberId: string, batches: readonly StoredBatch[], maxRecords: number, readCommittedAborted?: (batches: readonly StoredBatch[]) => Set<StoredBatch>, recordLimit = false): { acquired: AcquiredRecords[]; batches: StoredBatch[] } {
     this.followLogStart();
     const none = { acquired: [], batches: [] };
     if (maxRecords <= 0 || batches.length === 0) return none;
@@ -197,7 +198,12 @@ export class SharePartition {
         } else {
           // New records: as many as the budget and the lock limit allow, rounded up to the end of their batch.
           if (budget <= 0 || this.inFlightCount >= cfg.partitionMaxRecordLocks) {
-            if (newInBatch.length === 0) {
+            if (recordLimit && budget <= 0 && newInBatch.length > 0) {
+              // record_limit: never more than MaxRecords; the rest of the batch waits in flight, AVAILABLE, never delivered (SharePartition#createBatches).
+              for (; o <= b.lastOffset; o++) this.inFlight.set(o, { state: 'AVAILABLE', deliveryCount: 0, memberId: '', lock: null });
+              this.next = b.lastOffset + 1;
+            }
+            if (newInBatch.length === 0 || recordLimit) {
               stop = true;
               break;
             }
