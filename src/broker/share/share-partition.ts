@@ -5,9 +5,9 @@
 // ACKNOWLEDGED, or ARCHIVED, with its delivery count.
 // - acquire: AVAILABLE records in the window first, then new records from
 //   the log, up to MaxRecords (whole batches for new records, so it may go
-//   over, except in ShareFetch v2's record_limit mode) and up to share.partition.max.record.locks in flight; each
-//   acquisition bumps the delivery count and arms a lock of
-//   share.record.lock.duration.ms;
+//   over, except in ShareFetch v2's record_limit mode) and up to
+//   share.partition.max.record.locks in flight; each acquisition bumps the
+//   delivery count and arms a lock of share.record.lock.duration.ms;
 // - a lock that expires, a RELEASE, or the member's session ending makes a
 //   record AVAILABLE again, or ARCHIVED once its delivery count reached
 //   share.delivery.count.limit (then written to the group's dead-letter
