@@ -4,8 +4,8 @@
 // each AVAILABLE, ACQUIRED by a member under an acquisition lock,
 // ACKNOWLEDGED, or ARCHIVED, with its delivery count.
 // - acquire: AVAILABLE records in the window first, then new records from
-//   the log, up to MaxRecords (whole batches for new records, so it may go
-//   over, except in ShareFetch v2's record_limit mode) and up to
+//   the log, up to MaxRecords (whole batches, so it may go over, except in
+//   ShareFetch v2's record_limit mode) and up to
 //   share.partition.max.record.locks in flight; each acquisition bumps the
 //   delivery count and arms a lock of share.record.lock.duration.ms;
 // - a lock that expires, a RELEASE, or the member's session ending makes a
@@ -157,9 +157,10 @@ export class SharePartition {
   /**
    * Acquires records for a member from the log batches read at
    * nextFetchOffset(): AVAILABLE records in the window, then new ones, at
-   * most maxRecords (new records in whole batches, unless recordLimit: v2's
-   * ShareAcquireMode record_limit, exactly maxRecords). The batches to send
-   * are those that hold what was acquired.
+   * most maxRecords, checked before each batch so that a batch once started
+   * comes whole (unless recordLimit: v2's ShareAcquireMode record_limit,
+   * exactly maxRecords). The batches to send are those that hold what was
+   * acquired.
    */
   acquire(memberId: string, batches: readonly StoredBatch[], maxRecords: number, readCommittedAborted?: (batches: readonly StoredBatch[]) => Set<StoredBatch>, recordLimit = false): { acquired: AcquiredRecords[]; batches: StoredBatch[] } {
     this.followLogStart();
@@ -175,11 +176,13 @@ export class SharePartition {
     for (const b of batches) {
       if (stop) break;
       const newInBatch: number[] = [];
+      let takenInBatch = 0;
       for (let o = Math.max(b.baseOffset, this.startOffset); o <= b.lastOffset; o++) {
         if (o < this.next) {
           const r = this.inFlight.get(o)!;
           if (r.state !== 'AVAILABLE') continue;
-          if (budget <= 0) {
+          // batch_optimized: the budget is checked per batch, so a batch once started comes whole (SharePartition#acquire checks acquiredCount before each in-flight batch).
+          if (budget <= 0 && (recordLimit || takenInBatch === 0)) {
             stop = true;
             break;
           }
@@ -191,6 +194,7 @@ export class SharePartition {
           this.take(r, memberId, lock);
           offsets.push(o);
           budget--;
+          takenInBatch++;
           if (r.deliveryCount > throttleLimit) {
             stop = true;
             break;
