@@ -35,6 +35,9 @@ import { acknowledgeAll, type AckResult } from './share-acknowledgements.js';
 import { abortedBatches, type SharePartition } from '../share/share-partition.js';
 import { FINAL_SHARE_SESSION_EPOCH, INITIAL_SHARE_SESSION_EPOCH, partitionKey, ShareSessionError, type ShareSession } from '../share/share-sessions.js';
 
+/** ShareAcquireMode record_limit (v2): exactly MaxRecords, batches split (ShareAcquireMode#RECORD_LIMIT). */
+const SHARE_ACQUIRE_MODE_RECORD_LIMIT = 1;
+
 /** fetch.max.bytes default (55 MiB): caps MaxBytes. */
 const FETCH_MAX_BYTES = 57671680;
 
@@ -67,11 +70,11 @@ export default defineHandler(ShareFetchApi, async (req, ctx) => {
   try {
     if (epoch === INITIAL_SHARE_SESSION_EPOCH) {
       if (hasAcks) return top('INVALID_REQUEST');
-      session = shares.sessions.open(ctx.nodeId, groupId, memberId, ctx.connection.id);
+      session = shares.sessionsOn(ctx.nodeId).open(groupId, memberId, ctx.connection.id);
       const opened = session;
       ctx.connection.onClose(() => shares.releaseSession(opened));
     } else {
-      session = shares.sessions.advance(ctx.nodeId, groupId, memberId, epoch);
+      session = shares.sessionsOn(ctx.nodeId).advance(groupId, memberId, epoch);
     }
   } catch (e) {
     if (!(e instanceof ShareSessionError)) throw e;
@@ -129,7 +132,7 @@ export default defineHandler(ShareFetchApi, async (req, ctx) => {
       if (recordsLeft > 0 && live.includes(t)) {
         const from = sp.prepareFetch();
         const batches = t.p!.log.read(from, bound(t.p!), perPartitionBytes, true);
-        acquired = sp.acquire(memberId, batches, recordsLeft, isolation === 1 ? (bs) => abortedBatches(t.p!, bs) : undefined);
+        acquired = sp.acquire(memberId, batches, recordsLeft, isolation === 1 ? (bs) => abortedBatches(t.p!, bs) : undefined, ctx.apiVersion >= 2 && req.shareAcquireMode === SHARE_ACQUIRE_MODE_RECORD_LIMIT);
         for (const a of acquired.acquired) recordsLeft -= a.lastOffset - a.firstOffset + 1;
       }
       results.set(partitionKey(t.topicId, t.partition), {

@@ -27,7 +27,7 @@ export default defineHandler(ShareAcknowledgeApi, (req, ctx) => {
   if (req.shareSessionEpoch === INITIAL_SHARE_SESSION_EPOCH) return top('INVALID_SHARE_SESSION_EPOCH');
   let session: ShareSession;
   try {
-    session = shares.sessions.advance(ctx.nodeId, groupId, memberId, req.shareSessionEpoch);
+    session = shares.sessionsOn(ctx.nodeId).advance(groupId, memberId, req.shareSessionEpoch);
   } catch (e) {
     if (e instanceof ShareSessionError) return top(e.error);
     throw e;

@@ -4,6 +4,9 @@
 // Only a share group without members (NON_EMPTY_GROUP otherwise); a topic
 // the group holds no state for is UNKNOWN_TOPIC_OR_PARTITION.
 // Authorization: DELETE on the group (top level), READ on each topic.
+// Differs from Kafka: a group's share state starts at its first fetch or
+// AlterShareGroupOffsets (Kafka's at the heartbeat that subscribes it), so a
+// group whose members only heartbeated answers no topic.
 import { DeleteShareGroupOffsetsApi } from '../../protocol/messages/index.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { ZERO_UUID } from '../../protocol/primitives.js';
@@ -19,8 +22,8 @@ export default defineHandler(DeleteShareGroupOffsetsApi, (req, ctx) => {
   const authRows = denied.map((t) => ({ topicName: t.topicName, topicId: ZERO_UUID, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: 'Topic authorization failed.' }));
   const g = ctx.cluster.groups.shareGroups.emptyGroupForOffsets(ctx.nodeId, req.groupId, false);
   if (g.error !== 'NONE') return top(ErrorCode[g.error], g.message);
-  // A group that holds no state at all answers no topic.
-  if (ctx.cluster.shares.ofGroup(req.groupId).length === 0) return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, errorMessage: null, responses: authRows };
+  // A group that never had share state answers no topic; one whose state was deleted answers each (GroupMetadataManager#sharePartitionsEligibleForOffsetDeletion).
+  if (!ctx.cluster.shares.hasHadState(req.groupId)) return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, errorMessage: null, responses: authRows };
   const done = [];
   const failed = [];
   for (const rt of rest) {

@@ -4,10 +4,10 @@
 // each AVAILABLE, ACQUIRED by a member under an acquisition lock,
 // ACKNOWLEDGED, or ARCHIVED, with its delivery count.
 // - acquire: AVAILABLE records in the window first, then new records from
-//   the log, up to MaxRecords (whole batches for new records, so it may go
-//   over) and up to share.partition.max.record.locks in flight; each
-//   acquisition bumps the delivery count and arms a lock of
-//   share.record.lock.duration.ms;
+//   the log, up to MaxRecords (whole batches, so it may go over, except in
+//   ShareFetch v2's record_limit mode) and up to
+//   share.partition.max.record.locks in flight; each acquisition bumps the
+//   delivery count and arms a lock of share.record.lock.duration.ms;
 // - a lock that expires, a RELEASE, or the member's session ending makes a
 //   record AVAILABLE again, or ARCHIVED once its delivery count reached
 //   share.delivery.count.limit (then written to the group's dead-letter
@@ -165,10 +165,12 @@ export class SharePartition {
   /**
    * Acquires records for a member from the log batches read at
    * nextFetchOffset(): AVAILABLE records in the window, then new ones, at
-   * most maxRecords (new records in whole batches). The batches to send are
-   * those that hold what was acquired.
+   * most maxRecords, checked before each batch so that a batch once started
+   * comes whole (unless recordLimit: v2's ShareAcquireMode record_limit,
+   * exactly maxRecords). The batches to send are those that hold what was
+   * acquired.
    */
-  acquire(memberId: string, batches: readonly StoredBatch[], maxRecords: number, readCommittedAborted?: (batches: readonly StoredBatch[]) => Set<StoredBatch>): { acquired: AcquiredRecords[]; batches: StoredBatch[] } {
+  acquire(memberId: string, batches: readonly StoredBatch[], maxRecords: number, readCommittedAborted?: (batches: readonly StoredBatch[]) => Set<StoredBatch>, recordLimit = false): { acquired: AcquiredRecords[]; batches: StoredBatch[] } {
     this.followLogStart();
     const none = { acquired: [], batches: [] };
     if (maxRecords <= 0 || batches.length === 0) return none;
@@ -182,11 +184,13 @@ export class SharePartition {
     for (const b of batches) {
       if (stop) break;
       const newInBatch: number[] = [];
+      let takenInBatch = 0;
       for (let o = Math.max(b.baseOffset, this.startOffset); o <= b.lastOffset; o++) {
         if (o < this.next) {
           const r = this.inFlight.get(o)!;
           if (r.state !== 'AVAILABLE') continue;
-          if (budget <= 0) {
+          // batch_optimized: the budget is checked per batch, so a batch once started comes whole (SharePartition#acquire checks acquiredCount before each in-flight batch).
+          if (budget <= 0 && (recordLimit || takenInBatch === 0)) {
             stop = true;
             break;
           }
@@ -198,6 +202,7 @@ export class SharePartition {
           this.take(r, memberId, lock);
           offsets.push(o);
           budget--;
+          takenInBatch++;
           if (r.deliveryCount > throttleLimit) {
             stop = true;
             break;
@@ -205,7 +210,12 @@ export class SharePartition {
         } else {
           // New records: as many as the budget and the lock limit allow, rounded up to the end of their batch.
           if (budget <= 0 || this.inFlightCount >= cfg.partitionMaxRecordLocks) {
-            if (newInBatch.length === 0) {
+            if (recordLimit && budget <= 0 && newInBatch.length > 0) {
+              // record_limit: never more than MaxRecords; the rest of the batch waits in flight, AVAILABLE, never delivered (SharePartition#createBatches).
+              for (; o <= b.lastOffset; o++) this.inFlight.set(o, { state: 'AVAILABLE', deliveryCount: 0, memberId: '', lock: null });
+              this.next = b.lastOffset + 1;
+            }
+            if (newInBatch.length === 0 || recordLimit) {
               stop = true;
               break;
             }
@@ -357,6 +367,7 @@ export class SharePartition {
       if (this.inFlight.size === 0 || (b.firstOffset < this.startOffset && this.startOffset > b.lastOffset)) {
         throw new AcknowledgeError('INVALID_RECORD_STATE', 'Batch record not found. The request batch offsets are not found in the cache.');
       }
+      // SharePartition#fetchSubMapForAcknowledgementBatch's messages, word for word.
       if (b.firstOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'Batch record not found. The first offset in request is past acquired records.');
       if (b.lastOffset > this.endOffset) throw new AcknowledgeError('INVALID_REQUEST', 'Batch record not found. The last offset in request is past acquired records.');
       for (let o = Math.max(b.firstOffset, this.startOffset); o <= b.lastOffset; o++) {

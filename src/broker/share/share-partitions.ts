@@ -18,7 +18,10 @@ const spKey = (groupId: string, topicId: string, partition: number) => `${groupI
 
 export class SharePartitions {
   private readonly partitions = new Map<string, SharePartition>();
-  readonly sessions = new ShareSessionCache();
+  /** A share session cache per broker, as each Kafka broker has its own (BrokerServer's ShareSessionCache): a member has a session on every leader it fetches from. */
+  private readonly sessionCaches = new Map<number, ShareSessionCache>();
+  /** Groups that have had share state (Kafka's ShareGroupStatePartitionMetadata record): it outlives the state it lists, until the group goes. */
+  private readonly groupsWithState = new Set<string>();
   /** Listeners for records becoming AVAILABLE, per share partition (waiting ShareFetches). */
   private readonly listeners = new Map<string, Set<() => void>>();
 
@@ -28,6 +31,12 @@ export class SharePartitions {
       if (t) this.releaseAllOn(t.topicId, c.partition);
     });
     cluster.on('topic-deleted', () => this.dropMissingTopics());
+  }
+
+  sessionsOn(nodeId: number): ShareSessionCache {
+    let cache = this.sessionCaches.get(nodeId);
+    if (!cache) this.sessionCaches.set(nodeId, (cache = new ShareSessionCache(nodeId)));
+    return cache;
   }
 
   private config(groupId: string): ShareGroupConfigValues {
@@ -50,6 +59,7 @@ export class SharePartitions {
       onDeadLetter: (records) => this.deadLetter(groupId, topic, p, records),
     });
     this.partitions.set(key, sp);
+    this.groupsWithState.add(groupId);
     this.cluster.log.info({ group: groupId, topic: topic.name, partition: p.index, startOffset: sp.startOffset }, 'share partition initialized');
     return sp;
   }
@@ -87,9 +97,13 @@ export class SharePartitions {
 
   /** SharePartitionManager#releaseSession: the session goes, and its member's records on its partitions go back. */
   releaseSession(session: ShareSession): number {
-    if (!this.sessions.remove(session)) return 0;
+    if (!this.sessionsOn(session.nodeId).remove(session)) return 0;
     let released = 0;
-    for (const sp of session.partitions.values()) released += this.get(session.groupId, sp.topicId, sp.partition)?.releaseAcquiredRecords(session.memberId) ?? 0;
+    for (const s of session.partitions.values()) {
+      // Only the share partitions the session's broker leads: another broker's are not in its SharePartitionManager.
+      const sp = this.get(session.groupId, s.topicId, s.partition);
+      if (sp && sp.partition.leader === session.nodeId) released += sp.releaseAcquiredRecords(session.memberId);
+    }
     if (released > 0) this.cluster.log.info({ group: session.groupId, member: session.memberId, released }, 'share session closed; acquired records released');
     return released;
   }
@@ -120,8 +134,14 @@ export class SharePartitions {
     return { startOffset: w.startOffset, leaderEpoch: w.leaderEpoch, lag: w.startOffset < 0 ? -1 : hwm - w.startOffset - w.deliveryComplete };
   }
 
+  /** Whether the group has had share state: DeleteShareGroupOffsets answers its topics one by one, else none (GroupMetadataManager#sharePartitionsEligibleForOffsetDeletion). */
+  hasHadState(groupId: string): boolean {
+    return this.groupsWithState.has(groupId);
+  }
+
   /** AlterShareGroupOffsets: the partition starts again at the offset, nothing in flight; -1 is "not started" (share.auto.offset.reset applies again). */
   alterStartOffset(groupId: string, topic: Topic, p: Partition, startOffset: number): void {
+    this.groupsWithState.add(groupId);
     const key = spKey(groupId, topic.topicId, p.index);
     const existing = this.partitions.get(key);
     if (startOffset < 0) {
@@ -148,7 +168,8 @@ export class SharePartitions {
       sharePartition.cancelLocks();
       this.partitions.delete(spKey(groupId, topicId, partition));
     }
-    for (const s of this.sessions.ofGroup(groupId)) this.sessions.remove(s);
+    for (const cache of this.sessionCaches.values()) for (const s of cache.ofGroup(groupId)) cache.remove(s);
+    this.groupsWithState.delete(groupId);
   }
 
   private dropMissingTopics(): void {
@@ -174,6 +195,7 @@ export class SharePartitions {
   reset(): void {
     this.shutdown();
     this.partitions.clear();
-    this.sessions.clear();
+    this.sessionCaches.clear();
+    this.groupsWithState.clear();
   }
 }

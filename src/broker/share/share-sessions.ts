@@ -1,6 +1,6 @@
 // Share sessions (KIP-932; Kafka 4.4's ShareSessionCache and ShareSession):
-// each broker keeps its own, one per (group, member) — a member reading
-// partitions led by three brokers has three sessions —, made by a ShareFetch at epoch 0, each later
+// each broker has its own cache (BrokerServer makes one per broker), one
+// session per (group, member) in it, made by a ShareFetch at epoch 0, each later
 // ShareFetch or ShareAcknowledge naming the next epoch, closed at epoch -1 or
 // when the connection that made it closes. A session remembers its
 // partitions, so a later fetch reads all of them and answers only those with
@@ -28,11 +28,11 @@ export class ShareSession {
   readonly partitions = new Map<string, SessionPartition>();
 
   constructor(
-    /** The broker that holds it. */
-    readonly nodeId: number,
     readonly groupId: string,
     readonly memberId: string,
     readonly connectionId: number,
+    /** The broker whose cache holds it. */
+    readonly nodeId: number,
   ) {}
 
   add(topicId: string, partition: number): void {
@@ -56,33 +56,33 @@ export class ShareSessionError extends Error {
 export class ShareSessionCache {
   private readonly sessions = new Map<string, ShareSession>();
 
-  /** group.share.max.share.sessions, per broker. */
-  constructor(readonly maxEntries = 2000) {}
+  /** group.share.max.share.sessions. */
+  constructor(
+    readonly nodeId: number,
+    readonly maxEntries = 2000,
+  ) {}
 
-  /** How many sessions a broker holds. */
-  sizeOn(nodeId: number): number {
-    let n = 0;
-    for (const s of this.sessions.values()) if (s.nodeId === nodeId) n++;
-    return n;
+  get size(): number {
+    return this.sessions.size;
   }
 
-  get(nodeId: number, groupId: string, memberId: string): ShareSession | undefined {
-    return this.sessions.get(sessionKey(nodeId, groupId, memberId));
+  get(groupId: string, memberId: string): ShareSession | undefined {
+    return this.sessions.get(sessionKey(groupId, memberId));
   }
 
-  /** Epoch 0: a new session on this broker, replacing the member's old one there (whose records are not released). */
-  open(nodeId: number, groupId: string, memberId: string, connectionId: number): ShareSession {
-    const key = sessionKey(nodeId, groupId, memberId);
+  /** Epoch 0: a new session, replacing the member's old one (whose records are not released). */
+  open(groupId: string, memberId: string, connectionId: number): ShareSession {
+    const key = sessionKey(groupId, memberId);
     this.sessions.delete(key);
-    if (this.sizeOn(nodeId) >= this.maxEntries) throw new ShareSessionError('SHARE_SESSION_LIMIT_REACHED');
-    const s = new ShareSession(nodeId, groupId, memberId, connectionId);
+    if (this.sessions.size >= this.maxEntries) throw new ShareSessionError('SHARE_SESSION_LIMIT_REACHED');
+    const s = new ShareSession(groupId, memberId, connectionId, this.nodeId);
     this.sessions.set(key, s);
     return s;
   }
 
   /** A later request at `epoch`: the session must exist at that epoch, and moves to the next. -1 is checked only for existence. */
-  advance(nodeId: number, groupId: string, memberId: string, epoch: number): ShareSession {
-    const s = this.get(nodeId, groupId, memberId);
+  advance(groupId: string, memberId: string, epoch: number): ShareSession {
+    const s = this.get(groupId, memberId);
     if (!s) throw new ShareSessionError('SHARE_SESSION_NOT_FOUND');
     if (epoch === FINAL_SHARE_SESSION_EPOCH) return s;
     if (s.epoch !== epoch) throw new ShareSessionError('INVALID_SHARE_SESSION_EPOCH');
@@ -91,7 +91,7 @@ export class ShareSessionCache {
   }
 
   remove(session: ShareSession): boolean {
-    const key = sessionKey(session.nodeId, session.groupId, session.memberId);
+    const key = sessionKey(session.groupId, session.memberId);
     if (this.sessions.get(key) !== session) return false;
     this.sessions.delete(key);
     return true;
@@ -111,4 +111,4 @@ export class ShareSessionCache {
   }
 }
 
-const sessionKey = (nodeId: number, groupId: string, memberId: string) => `${nodeId}\u0000${groupId}\u0000${memberId}`;
+const sessionKey = (groupId: string, memberId: string) => `${groupId}\u0000${memberId}`;

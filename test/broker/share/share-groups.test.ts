@@ -57,6 +57,7 @@ interface FetchOpts {
   maxWaitMs?: number;
   maxRecords?: number;
   version?: number;
+  acquireMode?: number;
 }
 
 function shareFetch(c: WireClient, groupId: string, memberId: string, o: FetchOpts) {
@@ -70,7 +71,7 @@ function shareFetch(c: WireClient, groupId: string, memberId: string, o: FetchOp
     maxBytes: 1 << 20,
     maxRecords: o.maxRecords ?? 500,
     batchSize: 500,
-    shareAcquireMode: 0,
+    shareAcquireMode: o.acquireMode ?? 0,
     isRenewAck: false,
     topics: [
       {
@@ -261,6 +262,24 @@ describe('ShareFetch and ShareAcknowledge', () => {
     expect(d.groups[0].topics[0].partitions[0]).toMatchObject({ partitionIndex: 0, startOffset: 0, lag: 0, errorCode: 0 });
   });
 
+  test('v2 record_limit acquires exactly MaxRecords of a batch, the rest waits AVAILABLE; batch_optimized takes a started batch whole', async () => {
+    const t = newTopic(1);
+    setEarliest('sf-limit');
+    const c = await connect();
+    await produce(c, t.name, ['a', 'b', 'c', 'd', 'e']);
+    await produce(c, t.name, ['f', 'g', 'h']);
+    // The answers a real 4.4.0 gives to this sequence.
+    const strict = await shareFetch(c, 'sf-limit', 'strict', { epoch: 0, topicId: t.id, maxRecords: 2, version: 2, acquireMode: 1 });
+    expect(strict.responses[0].partitions[0].acquiredRecords).toEqual([{ firstOffset: 0, lastOffset: 1, deliveryCount: 1 }]);
+    // SharePartition#createBatches: the batch is in flight to its end, what was not acquired AVAILABLE with no delivery.
+    expect(kafka.cluster.shares.get('sf-limit', t.id, 0)!.recordState(4)).toEqual({ state: 'AVAILABLE', deliveryCount: 0, memberId: '' });
+    // batch_optimized checks MaxRecords before each batch, not inside one: all three waiting records of the batch.
+    const batch = await shareFetch(c, 'sf-limit', 'batch', { epoch: 0, topicId: t.id, maxRecords: 2, version: 2 });
+    expect(batch.responses[0].partitions[0].acquiredRecords).toEqual([{ firstOffset: 2, lastOffset: 4, deliveryCount: 1 }]);
+    const again = await shareFetch(c, 'sf-limit', 'strict', { epoch: 1, topicId: t.id, maxRecords: 2, version: 2, acquireMode: 1 });
+    expect(again.responses[0].partitions[0].acquiredRecords).toEqual([{ firstOffset: 5, lastOffset: 6, deliveryCount: 1 }]);
+  });
+
   test('share session epochs: 0 opens (no acknowledgements), the next must follow, -1 closes and gives the records back', async () => {
     const t = newTopic(1);
     setEarliest('sf-sess');
@@ -275,7 +294,7 @@ describe('ShareFetch and ShareAcknowledge', () => {
     const ack0 = await c.request(ApiKey.ShareAcknowledge, 1, { groupId: 'sf-sess', memberId: 'm', shareSessionEpoch: 0, isRenewAck: false, topics: [] });
     expect(ack0.errorCode).toBe(ErrorCode.INVALID_SHARE_SESSION_EPOCH);
     await shareFetch(c, 'sf-sess', 'm', { epoch: -1, topicId: t.id, partitions: [] });
-    expect(kafka.cluster.shares.sessions.get(0, 'sf-sess', 'm')).toBeUndefined();
+    expect(kafka.cluster.shares.sessionsOn(0).get('sf-sess', 'm')).toBeUndefined();
     const other = await shareFetch(c, 'sf-sess', 'n', { epoch: 0, topicId: t.id });
     expect(other.responses[0].partitions[0].acquiredRecords.map((a: { deliveryCount: number }) => a.deliveryCount)).toEqual([2]);
   });
@@ -344,5 +363,8 @@ describe('ShareFetch and ShareAcknowledge', () => {
     const del = await c.request(ApiKey.DeleteShareGroupOffsets, 0, { groupId: 'sf-admin', topics: [{ topicName: t.name }, { topicName: 'no-such-topic' }] });
     expect(del.responses.map((x: { topicName: string; errorCode: number }) => [x.topicName, x.errorCode])).toEqual([[t.name, 0], ['no-such-topic', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]]);
     expect(kafka.cluster.shares.get('sf-admin', t.id, 0)).toBeUndefined();
+    // The group had state: a second delete answers the topic, not nothing, as a real 4.4.0 does.
+    const again = await c.request(ApiKey.DeleteShareGroupOffsets, 0, { groupId: 'sf-admin', topics: [{ topicName: t.name }] });
+    expect(again.responses).toEqual([{ topicName: t.name, topicId: t.id, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: 'There is no offset information to delete.' }]);
   });
 });
