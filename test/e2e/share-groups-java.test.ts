@@ -4,15 +4,11 @@
 // poison record gets it back until the delivery count limit (5) archives it,
 // one that REJECTs it gets it once. The same runs against a real Kafka 4.4.0
 // gave the same deliveries and delivery counts.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { kafkajs } from '../support/kafkajs.js';
+import { runShareDriver, shareDriverBuilt, type ShareSummary } from '../support/share-driver.js';
 
-const classpath = 'test/clients/java/compat/lib/*:test/clients/java/share/classes';
-const built = existsSync('test/clients/java/share/classes/Share.class');
-if (!built && process.env.CI) throw new Error('test/clients/java/share is not built: run scripts/install-test-clients.sh');
-const it = built ? test : test.skip;
+const it = shareDriverBuilt() ? test : test.skip;
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -20,28 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => kafka.stop());
 
-type Delivery = [member: string, partition: number, offset: number, value: string, deliveryCount: number];
-interface Summary {
-  ok: boolean;
-  deliveries: Delivery[];
-  errors: string[];
-}
+type Summary = ShareSummary;
 
-function share(args: string[], timeoutS = 40): Promise<Summary> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('java', ['-cp', classpath, 'Share', kafka.bootstrap, ...args, '--timeout', String(timeoutS)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: (timeoutS + 30) * 1000 });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const last = out.trim().split('\n').pop();
-      if (!last) return reject(new Error(`no summary from the share driver: ${err.slice(-2000)}`));
-      resolve(JSON.parse(last));
-    });
-  });
-}
+const share = (args: string[]) => runShareDriver(kafka.bootstrap, args);
 
 async function produce(topic: string, values: string[], partitions = 1): Promise<void> {
   const admin = kafkajs(kafka.bootstrap).admin();

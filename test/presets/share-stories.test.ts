@@ -6,16 +6,12 @@
 // - share-lock-expiry: the first acknowledgement finds the locks run out;
 // - share-member-vanishes: the first acknowledging member's connection resets;
 // - share-ack-lost: the first acknowledgement is applied, its answer lost.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { applyPreset, resolvePreset } from '../../src/presets/index.js';
 import { kafkajs } from '../support/kafkajs.js';
+import { runShareDriver, shareDriverBuilt, type ShareSummary } from '../support/share-driver.js';
 
-const classpath = 'test/clients/java/compat/lib/*:test/clients/java/share/classes';
-const built = existsSync('test/clients/java/share/classes/Share.class');
-if (!built && process.env.CI) throw new Error('test/clients/java/share is not built: run scripts/install-test-clients.sh');
-const it = built ? test : test.skip;
+const it = shareDriverBuilt() ? test : test.skip;
 
 let kafka: RunningCluster;
 beforeAll(async () => {
@@ -24,29 +20,9 @@ beforeAll(async () => {
 afterEach(() => kafka.chaos.clearRules());
 afterAll(() => kafka.stop());
 
-interface Summary {
-  ok: boolean;
-  deliveries: [string, number, number, string, number][];
-  effects: string[];
-  ackFailures: string[];
-  errors: string[];
-}
+type Summary = ShareSummary;
 
-function share(args: string[]): Promise<Summary> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('java', ['-cp', classpath, 'Share', kafka.bootstrap, ...args, '--timeout', '40'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 70_000 });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const last = out.trim().split('\n').pop();
-      if (!last) return reject(new Error(`no summary from the share driver: ${err.slice(-2000)}`));
-      resolve(JSON.parse(last));
-    });
-  });
-}
+const share = (args: string[]) => runShareDriver(kafka.bootstrap, args);
 
 let seq = 0;
 /** A topic of 20 records, read by a share group from the earliest, through the proxy, with the preset applied. */
