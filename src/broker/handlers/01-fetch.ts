@@ -20,12 +20,10 @@ import { ByteChunks, Writer } from '../../protocol/primitives.js';
 import type { Partition } from '../partition.js';
 import type { RequestContext } from './handler.js';
 import { defineHandler } from './handler.js';
-import { leaderEndpoints } from './shared.js';
+import { FETCH_MAX_BYTES, leaderEndpoints } from './shared.js';
 import { authorize } from './authorize.js';
 import { quotaIdentity } from '../quotas/client-quota-manager.js';
 
-/** fetch.max.bytes default (55 MiB). */
-const FETCH_MAX_BYTES = 57671680;
 const READ_COMMITTED = 1;
 
 type PartitionData = MessageInput<FetchResponsePartitionData>;

@@ -28,7 +28,7 @@ import type { Partition } from '../partition.js';
 import type { Topic } from '../cluster.js';
 import type { RequestContext } from './handler.js';
 import { defineHandler } from './handler.js';
-import { leaderEndpoints } from './shared.js';
+import { FETCH_MAX_BYTES, leaderEndpoints } from './shared.js';
 import { authorize } from './authorize.js';
 import { isShareMemberIdValid } from './share-shared.js';
 import { acknowledgeAll, type AckResult } from './share-acknowledgements.js';
@@ -37,9 +37,6 @@ import { FINAL_SHARE_SESSION_EPOCH, INITIAL_SHARE_SESSION_EPOCH, partitionKey, S
 
 /** ShareAcquireMode record_limit (v2): exactly MaxRecords, batches split (ShareAcquireMode#RECORD_LIMIT). */
 const SHARE_ACQUIRE_MODE_RECORD_LIMIT = 1;
-
-/** fetch.max.bytes default (55 MiB): caps MaxBytes. */
-const FETCH_MAX_BYTES = 57671680;
 
 type PartitionData = MessageInput<ShareFetchResponsePartitionData>;
 

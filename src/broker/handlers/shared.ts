@@ -22,6 +22,9 @@ export function leaderEndpoints(ctx: RequestContext, partitions: Iterable<Pick<P
   return [...ids].sort((a, b) => a - b).flatMap((id) => nodeEndpoint(ctx, id) ?? []);
 }
 
+/** fetch.max.bytes default (55 MiB): what caps a Fetch's or a ShareFetch's MaxBytes when the cluster sets no cap of its own. */
+export const FETCH_MAX_BYTES = 57671680;
+
 /** Errors.THROTTLING_QUOTA_EXCEEDED's message, which the refused topics carry. */
 export const THROTTLING_QUOTA_EXCEEDED_MESSAGE = 'The throttling quota has been exceeded.';
 
