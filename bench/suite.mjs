@@ -15,6 +15,7 @@
 //           started by globalSetup in jest's process, clients through the chaos proxy
 //   ours-topics  ours with the 20 topics declared in globals.kafkaesque.topics, as docs/jest.md
 //           shows: no auto-creation (not in the default set; see bench/README.md)
+//   ours-no-proxy  ours with `proxy: false` in the preset: what the proxy's hop costs (not in the default set)
 //   shared  kafkaesque, one shared cluster (`kafkaesque start`, proxy on), started by the bench
 //   kfake   franz-go's kfake, one shared cluster (bench/kfake, lib/kfake.mjs builds it)
 //   mock    librdkafka's mock cluster, one shared cluster (reference.mjs builds it)
@@ -47,7 +48,7 @@ import { ensureKafkaJars } from '../scripts/real-kafka.mjs';
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const suiteDir = path.join(benchDir, '.ref', 'suite');
 const template = path.join(benchDir, 'suite', 'suite.test.template.js');
-const TARGETS = ['ours', 'shared', 'kfake', 'mock', 'kafka', 'ours-topics'];
+const TARGETS = ['ours', 'shared', 'kfake', 'mock', 'kafka', 'ours-topics', 'ours-no-proxy'];
 const DEFAULT_TARGETS = ['ours', 'shared', 'kfake', 'mock', 'kafka'];
 const SHARED_LIFETIME_S = 300;
 const RUN_TIMEOUT_MS = 240_000;
@@ -108,6 +109,7 @@ function writeProject(files) {
   const configs = {
     'jest.ours.config.js': { preset: 'kafkaesque', ...common, globals: { kafkaesque: { brokers: 1 } } },
     'jest.ours-topics.config.js': { preset: 'kafkaesque', ...common, globals: { kafkaesque: { brokers: 1, topics } } },
+    'jest.ours-no-proxy.config.js': { preset: 'kafkaesque', ...common, globals: { kafkaesque: { brokers: 1, proxy: false } } },
     'jest.shared.config.js': { testEnvironment: 'node', ...common },
   };
   for (const [file, config] of Object.entries(configs)) {
