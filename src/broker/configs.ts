@@ -79,6 +79,13 @@ const messageFormatVersion: Validator = (v) => (/^\d+\.\d+(\.\d+)?(-IV\d+)?$/.te
 const addedConfigDefs: Readonly<Record<string, Omit<ConfigDef, 'default'>>> = {
   'message.format.version': { validate: messageFormatVersion, type: 2 },
   'errors.deadletterqueue.group.enable': { validate: bool, type: 1 },
+  // LogConfig 4.4: Range.between(1, Integer.MAX_VALUE - 8). Accepted and
+  // described; not enforced, since kafkaesque does not decompress batches at
+  // produce (docs/protocol.md).
+  'max.decompressed.message.bytes': { validate: intIn(1, 2147483639), type: 3 },
+  // Tiered storage's upload lag (LogConfig 4.4: Range.atLeast(-1)); no remote storage here, so stored only.
+  'remote.copy.lag.bytes': { validate: (v) => long(v) ?? (Number(v) >= -1 ? null : `${v} must be -1 or more`), type: 5 },
+  'remote.copy.lag.ms': { validate: (v) => long(v) ?? (Number(v) >= -1 ? null : `${v} must be -1 or more`), type: 5 },
 };
 
 const byProfile = new WeakMap<KafkaVersionProfile, ReadonlyMap<string, ConfigDef>>();

@@ -443,17 +443,22 @@ describe('DescribeConfigs keys', () => {
     expect(await create('2.8', { 'compression.gzip.level': '5' })).toBe(ErrorCode.INVALID_CONFIG);
     expect(await create('3.9', { 'compression.gzip.level': '5' })).toBe(ErrorCode.NONE);
     expect(await create('4.0', { 'compression.lz4.level': '18' })).toBe(ErrorCode.INVALID_CONFIG);
-    // 4.4.0's new topic configs are not modelled (docs/protocol.md): refused, not stored and ignored;
-    // errors.deadletterqueue.group.enable is (share groups' dead-letter topics), and only on 4.4.
-    expect(await create('4.4', { 'errors.deadletterqueue.group.enable': 'true' })).toBe(ErrorCode.NONE);
-    expect(await create('4.0', { 'errors.deadletterqueue.group.enable': 'true' })).toBe(ErrorCode.INVALID_CONFIG);
-    for (const name of ['max.decompressed.message.bytes', 'remote.copy.lag.ms']) {
-      expect([name, await create('4.4', { [name]: name.endsWith('enable') ? 'false' : '1000' })]).toEqual([name, ErrorCode.INVALID_CONFIG]);
+    // 4.4.0's new topic configs exist on 4.4 only, with LogConfig's bounds.
+    for (const name of ['errors.deadletterqueue.group.enable', 'max.decompressed.message.bytes', 'remote.copy.lag.bytes', 'remote.copy.lag.ms']) {
+      const value = name.endsWith('enable') ? 'true' : '1000';
+      expect([name, await create('4.4', { [name]: value }), await create('4.0', { [name]: value })]).toEqual([name, ErrorCode.NONE, ErrorCode.INVALID_CONFIG]);
     }
+    expect(await create('4.4', { 'max.decompressed.message.bytes': '0' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('4.4', { 'max.decompressed.message.bytes': '2147483640' })).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await create('4.4', { 'remote.copy.lag.ms': '-1' })).toBe(ErrorCode.NONE);
+    expect(await create('4.4', { 'remote.copy.lag.bytes': '-2' })).toBe(ErrorCode.INVALID_CONFIG);
   });
 
-  test("4.4's topic configs are 4.0's and errors.deadletterqueue.group.enable", async () => {
-    expect([...(await topicConfigs('4.4')).keys()].sort()).toEqual([...(await topicConfigs('4.0')).keys(), 'errors.deadletterqueue.group.enable'].sort());
+  test("4.4's topic configs are 4.0's and the four 4.4 adds, with 4.4.0's defaults", async () => {
+    const c44 = await topicConfigs('4.4');
+    const added = ['errors.deadletterqueue.group.enable', 'max.decompressed.message.bytes', 'remote.copy.lag.bytes', 'remote.copy.lag.ms'];
+    expect([...c44.keys()].sort()).toEqual([...(await topicConfigs('4.0')).keys(), ...added].sort());
+    expect(added.map((name) => c44.get(name))).toEqual(['false', '2147483639', '-1', '0']);
   });
 
   test('broker configs: 2.8 (ZooKeeper) has no process.roles nor node.id', async () => {

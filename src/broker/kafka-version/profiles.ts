@@ -145,8 +145,16 @@ const KRAFT_4_4: KafkaVersionProfile = {
   // A real 4.4.0 broker still advertises Produce 0-13 (test/fixtures/kafka-api-versions/4.4.0.json).
   advertisedMin: new Map([[0, 0]]),
   features: FEATURES_4_4,
-  // LogConfig (4.4): a topic takes a share group's dead letters only when it says so (KIP-1191).
-  topicConfigsAdded: [...KRAFT_4_0.topicConfigsAdded, ['errors.deadletterqueue.group.enable', 'false']],
+  // LogConfig (4.4): a topic takes a share group's dead letters only when it
+  // says so (KIP-1191); a per-record bound on decompressed size; tiered
+  // storage's upload lag (RemoteLogManagerConfig's defaults: 0 ms, -1 bytes).
+  topicConfigsAdded: [
+    ...KRAFT_4_0.topicConfigsAdded,
+    ['errors.deadletterqueue.group.enable', 'false'],
+    ['max.decompressed.message.bytes', '2147483639'],
+    ['remote.copy.lag.bytes', '-1'],
+    ['remote.copy.lag.ms', '0'],
+  ],
   groupConfigs: '4.4',
 };
 
