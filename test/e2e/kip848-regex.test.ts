@@ -4,10 +4,10 @@
 // SubscribedTopicRegex. The coordinator resolves the regex to the matching
 // topics (not "audit"), assigns their partitions, and the member reads every
 // record of them. Its leaving (the last member of the regex) drops the resolution.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { kafkajs } from '../support/kafkajs.js';
+import { runDriver } from '../support/driver-summary.js';
 
 const python = 'test/clients/.venv/bin/python';
 const installed = existsSync(python);
@@ -28,20 +28,9 @@ beforeAll(async () => {
 });
 afterAll(() => kafka.stop());
 
-function subscriber(group: string, pattern: string, count: number): Promise<{ ok: boolean; messages: string[]; errors: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, ['test/clients/rdkafka_regex.py', kafka.bootstrap, group, pattern, String(count)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const last = out.trim().split('\n').pop();
-      if (!last) return reject(new Error(`no summary from the subscriber: ${err}`));
-      resolve(JSON.parse(last));
-    });
-  });
+async function subscriber(group: string, pattern: string, count: number): Promise<{ ok: boolean; messages: string[]; errors: string[] }> {
+  const { summary } = await runDriver<{ ok: boolean; messages: string[]; errors: string[] }>(python, ['test/clients/rdkafka_regex.py', kafka.bootstrap, group, pattern, String(count)], { timeoutMs: 60_000, what: 'the subscriber' });
+  return summary;
 }
 
 it('librdkafka subscribed to ^orders-.* reads the orders topics and nothing of the others', async () => {

@@ -4,10 +4,10 @@
 // partitions. Every record is read once; a poison record RELEASEd comes back
 // until the delivery count limit (5); REJECTed, once. librdkafka logs every
 // error answer it gets: the share sessions answer none.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startCluster, type RunningCluster } from '../../src/index.js';
 import { kafkajs } from '../support/kafkajs.js';
+import { runDriver } from '../support/driver-summary.js';
 
 const python = 'test/clients/.venv/bin/python';
 const installed = existsSync(python);
@@ -27,19 +27,7 @@ interface Summary {
 }
 
 function member(args: string[]): Promise<{ summary: Summary; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, ['test/clients/rdkafka_share.py', kafka.bootstrap, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 70_000 });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const last = out.trim().split('\n').pop();
-      if (!last) return reject(new Error(`no summary from the share member: ${err.slice(-2000)}`));
-      resolve({ summary: JSON.parse(last), stderr: err });
-    });
-  });
+  return runDriver<Summary>(python, ['test/clients/rdkafka_share.py', kafka.bootstrap, ...args], { timeoutMs: 70_000, what: 'the share member' });
 }
 
 async function topicWith(topic: string, values: string[], partitions: number): Promise<void> {
