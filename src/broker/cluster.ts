@@ -304,7 +304,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     };
     for (const p of topic.partitions) {
       const firstLive = p.replicas.find((r) => this.isAlive(r));
-      p.isr = p.replicas.filter((r) => this.isAlive(r)).slice();
+      if (!p.replicas.every((r) => this.isAlive(r))) p.isr = p.replicas.filter((r) => this.isAlive(r));
       if (firstLive === undefined) p.goOffline();
       else p.leader = firstLive;
     }
@@ -436,7 +436,7 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.metadataLag.beforeChange(name, topic);
     replicas.forEach((r, i) => {
       const p = new Partition(name, current + i, r, this.producerIdExpirationMs);
-      p.isr = r.filter((n) => this.isAlive(n));
+      if (!p.replicas.every((n) => this.isAlive(n))) p.isr = p.replicas.filter((n) => this.isAlive(n));
       const firstLive = r.find((n) => this.isAlive(n));
       if (firstLive === undefined) p.goOffline();
       else p.leader = firstLive;

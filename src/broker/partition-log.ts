@@ -11,8 +11,11 @@ export interface StoredBatch {
   readonly bytes: Buffer;
 }
 
+/** The batches of every log never written to (most partitions of a wide topic); writable() swaps in an array of its own. */
+const NO_BATCHES: readonly StoredBatch[] = Object.freeze([]);
+
 export class PartitionLog {
-  private batches: StoredBatch[] = [];
+  private batches = NO_BATCHES as StoredBatch[];
   private start = 0;
   private end = 0;
   private size = 0;
@@ -37,9 +40,14 @@ export class PartitionLog {
   /** Appends a batch whose base offset was already assigned as logEndOffset. */
   append(batch: StoredBatch): void {
     if (batch.baseOffset !== this.end) throw new Error(`append at ${batch.baseOffset}, log end is ${this.end}`);
-    this.batches.push(batch);
+    this.writable().push(batch);
     this.end = batch.lastOffset + 1;
     this.size += batch.bytes.length;
+  }
+
+  private writable(): StoredBatch[] {
+    if (this.batches === NO_BATCHES) this.batches = [];
+    return this.batches;
   }
 
   /** Index of the first batch whose last offset is >= offset (the batch containing it, or the next one). */
@@ -92,7 +100,7 @@ export class PartitionLog {
     if (offset >= this.end) return;
     const i = this.indexOf(offset);
     // A batch straddling the point goes whole: replicas copy whole batches.
-    for (const b of this.batches.splice(i)) this.size -= b.bytes.length;
+    for (const b of this.writable().splice(i)) this.size -= b.bytes.length;
     this.end = Math.max(this.start, i > 0 ? this.batches[i - 1]!.lastOffset + 1 : this.start);
   }
 
@@ -102,12 +110,12 @@ export class PartitionLog {
     this.start = Math.min(offset, this.end);
     let drop = 0;
     while (drop < this.batches.length && this.batches[drop]!.lastOffset < this.start) drop++;
-    for (const b of this.batches.splice(0, drop)) this.size -= b.bytes.length;
+    for (const b of this.writable().splice(0, drop)) this.size -= b.bytes.length;
   }
 
   /** Empties the log, starting again at `offset`. */
   reset(offset = 0): void {
-    this.batches = [];
+    this.batches = NO_BATCHES as StoredBatch[];
     this.start = this.end = offset;
     this.size = 0;
   }

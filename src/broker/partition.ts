@@ -6,7 +6,8 @@
 // A cluster may hold tens of thousands of these, most never written to, so
 // what only some partitions need (followers' progress, subscribers) is made
 // on first use and arrays are sized to their contents: an empty Map or Set
-// costs ~180 bytes and an array grown by push 17 slots.
+// costs ~180 bytes, an array grown by push 17 slots, and even an empty array
+// 32 bytes: lists that stay empty or as they began are shared until written.
 import { PartitionLog } from './partition-log.js';
 import { ProducerStateTable } from './producer-state.js';
 import { isControlBatch, isTransactional, readBatchHeader, readControlType } from '../protocol/record-batch.js';
@@ -16,6 +17,11 @@ export interface EpochStart {
   startOffset: number;
 }
 
+/** Every partition's epoch history until its first leader change: epoch 0 from offset 0. */
+const INITIAL_EPOCHS: readonly EpochStart[] = Object.freeze([Object.freeze({ epoch: 0, startOffset: 0 })]);
+/** The adding and removing replicas of every partition not being reassigned. */
+const NO_REPLICAS: readonly number[] = Object.freeze([]);
+
 export class Partition {
   readonly log = new PartitionLog();
   /** Idempotent/transactional producer state, the last stable offset and the aborted-transaction index. */
@@ -24,15 +30,15 @@ export class Partition {
   private replicaLeo: Map<number, number> | undefined;
   private listeners: Set<() => void> | undefined;
   /** Leader epoch history, for OffsetForLeaderEpoch and ListOffsets. */
-  readonly epochs: EpochStart[] = [{ epoch: 0, startOffset: 0 }];
+  private epochHistory = INITIAL_EPOCHS as EpochStart[];
   leader: number;
   leaderEpoch = 0;
-  isr: number[];
+  isr: readonly number[];
   highWatermark = 0;
-  replicas: number[];
+  replicas: readonly number[];
   /** A reassignment in progress (AlterPartitionReassignments): replicas joining, and leaving once the joiners are in the ISR. */
-  addingReplicas: number[] = [];
-  removingReplicas: number[] = [];
+  addingReplicas: readonly number[] = NO_REPLICAS;
+  removingReplicas: readonly number[] = NO_REPLICAS;
 
   constructor(
     readonly topic: string,
@@ -41,10 +47,21 @@ export class Partition {
     producerIdExpirationMs: () => number = () => 86_400_000,
   ) {
     this.producers = new ProducerStateTable(producerIdExpirationMs);
-    // Copies of exact size: the caller's arrays were grown by push.
+    // A copy of exact size (the caller's array was grown by push), shared by
+    // the ISR while they are equal: both lists are only ever replaced whole.
     this.replicas = replicas.slice();
     this.leader = replicas[0] ?? -1;
-    this.isr = replicas.slice();
+    this.isr = this.replicas;
+  }
+
+  get epochs(): readonly EpochStart[] {
+    return this.epochHistory;
+  }
+
+  /** Ends a reassignment: no replicas adding or leaving. */
+  clearReassignment(): void {
+    this.addingReplicas = NO_REPLICAS;
+    this.removingReplicas = NO_REPLICAS;
   }
 
   get logStartOffset(): number {
@@ -99,7 +116,7 @@ export class Partition {
   }
 
   /** A new replica list (a reassignment's step): a replica new to it starts with nothing and catches up; one that left is forgotten. */
-  setReplicas(replicas: number[], isr: number[]): void {
+  setReplicas(replicas: readonly number[], isr: readonly number[]): void {
     const leo = (this.replicaLeo ??= new Map());
     for (const r of leo.keys()) if (!replicas.includes(r)) leo.delete(r);
     for (const r of replicas) if (!leo.has(r) && r !== this.leader) leo.set(r, 0);
@@ -107,7 +124,7 @@ export class Partition {
     this.setIsr(isr);
   }
 
-  setIsr(isr: number[]): void {
+  setIsr(isr: readonly number[]): void {
     this.isr = isr;
     this.updateHighWatermark();
     this.notify();
@@ -130,14 +147,19 @@ export class Partition {
       truncatedFrom = this.log.logEndOffset;
       for (const [id, leo] of this.replicaLeo ?? []) this.setReplicaLeo(id, Math.min(leo, this.log.logEndOffset));
       this.highWatermark = Math.min(this.highWatermark, this.log.logEndOffset);
-      while (this.epochs.length > 1 && this.epochs[this.epochs.length - 1]!.startOffset > this.log.logEndOffset) this.epochs.pop();
+      while (this.epochs.length > 1 && this.epochs[this.epochs.length - 1]!.startOffset > this.log.logEndOffset) this.writableEpochs().pop();
     }
     this.leader = nodeId;
     this.leaderEpoch += 1;
-    this.epochs.push({ epoch: this.leaderEpoch, startOffset: this.log.logEndOffset });
+    this.writableEpochs().push({ epoch: this.leaderEpoch, startOffset: this.log.logEndOffset });
     this.updateHighWatermark();
     this.notify();
     return { truncatedFrom };
+  }
+
+  private writableEpochs(): EpochStart[] {
+    if (this.epochHistory === INITIAL_EPOCHS) this.epochHistory = INITIAL_EPOCHS.map((e) => ({ ...e }));
+    return this.epochHistory;
   }
 
   /**

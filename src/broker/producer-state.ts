@@ -62,14 +62,29 @@ export interface IncomingBatch {
  */
 const NO_ENTRIES: ReadonlyMap<number, ProducerEntry> = new Map();
 
+/** A transaction whose marker is written but not yet below the high watermark. */
+interface UnreplicatedTxn {
+  firstOffset: number;
+  markerOffset: number;
+}
+
+/** The lists of every table with no transaction (frozen: written only after writable copies). */
+const NO_UNREPLICATED: readonly UnreplicatedTxn[] = Object.freeze([]);
+const NO_ABORTED: readonly AbortedTxn[] = Object.freeze([]);
+
 export class ProducerStateTable {
   private entries = NO_ENTRIES as Map<number, ProducerEntry>;
   /** Transactions whose marker is written but not yet below the high watermark. */
-  private unreplicated: { firstOffset: number; markerOffset: number }[] = [];
-  readonly aborted: AbortedTxn[] = [];
+  private unreplicated = NO_UNREPLICATED as UnreplicatedTxn[];
+  private abortedTxns = NO_ABORTED as AbortedTxn[];
 
   /** producer.id.expiration.ms; entries idle this long (with no open transaction) are forgotten by removeExpiredProducers. */
   constructor(private readonly expirationMs: () => number = () => 86_400_000) {}
+
+  /** The aborted-transaction index, oldest first. */
+  get aborted(): readonly AbortedTxn[] {
+    return this.abortedTxns;
+  }
 
   private writable(): Map<number, ProducerEntry> {
     if (this.entries === NO_ENTRIES) this.entries = new Map();
@@ -200,8 +215,11 @@ export class ProducerStateTable {
     const first = e.currentTxnFirstOffset;
     e.currentTxnFirstOffset = null;
     if (first === null) return; // an empty transaction here: no index entry, LSO unaffected
+    if (this.unreplicated === NO_UNREPLICATED) this.unreplicated = [];
     this.unreplicated.push({ firstOffset: first, markerOffset });
-    if (!commit) this.aborted.push({ producerId, firstOffset: first, lastOffset: markerOffset });
+    if (commit) return;
+    if (this.abortedTxns === NO_ABORTED) this.abortedTxns = [];
+    this.abortedTxns.push({ producerId, firstOffset: first, lastOffset: markerOffset });
   }
 
   /**
@@ -221,18 +239,16 @@ export class ProducerStateTable {
 
   /** Aborted transactions overlapping [fetchOffset, upperBound): what a read_committed fetch must list. */
   abortedBetween(fetchOffset: number, upperBound: number): readonly AbortedTxn[] {
-    if (this.aborted.length === 0) return NO_ABORTED;
-    return this.aborted.filter((a) => a.lastOffset >= fetchOffset && a.firstOffset < upperBound);
+    if (this.abortedTxns.length === 0) return NO_ABORTED;
+    return this.abortedTxns.filter((a) => a.lastOffset >= fetchOffset && a.firstOffset < upperBound);
   }
 
   clear(): void {
     this.entries.clear();
-    this.unreplicated = [];
-    this.aborted.length = 0;
+    this.unreplicated = NO_UNREPLICATED as UnreplicatedTxn[];
+    this.abortedTxns = NO_ABORTED as AbortedTxn[];
   }
 }
-
-const NO_ABORTED: readonly AbortedTxn[] = [];
 
 function outOfOrder(b: IncomingBatch, why: string): AppendCheck {
   return {

@@ -80,8 +80,7 @@ function applyChange(cluster: Cluster, p: Partition, replicas: number[], isr: nu
   const valid = (r: number) => isr.includes(r) && cluster.isAlive(r);
   const leader = p.leader >= 0 && valid(p.leader) ? p.leader : replicas.find(valid);
   const replicaLeft = p.replicas.some((r) => !replicas.includes(r));
-  p.addingReplicas = [];
-  p.removingReplicas = [];
+  p.clearReassignment();
   if (leader === undefined) p.goOffline();
   else if (leader !== p.leader || replicaLeft) cluster.electLeader(p.topic, p.index, { nodeId: leader, unclean: !p.isr.includes(leader) });
   p.setReplicas(replicas, isr.filter((r) => replicas.includes(r)));
