@@ -3,6 +3,7 @@
 // control API, and hands back the bootstrap string, the control URL and a
 // stop function.
 import { Cluster } from './broker/cluster.js';
+import { createCoordinators } from './broker/cluster-coordinators.js';
 import { systemClock } from './broker/clock.js';
 import { brokerHandlers } from './broker/handlers/index.js';
 import { HandlerRegistry } from './broker/handlers/registry.js';
@@ -105,6 +106,7 @@ export async function startCluster(input: Partial<KafkaesqueOptions> = {}): Prom
     authorizer: options.authorizer,
     clock: options.clock ?? systemClock,
     logger: log,
+    coordinators: createCoordinators,
   });
   cluster.groups.config['group.initial.rebalance.delay.ms'] = options.groupInitialRebalanceDelayMs;
   const ports = new Map(nodeIds.map((id, i) => [id, options.ports?.[i] ?? (options.port ? options.port + i : 0)]));

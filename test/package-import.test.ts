@@ -1,8 +1,8 @@
 // What `import('kafkaesque')` and `require('kafkaesque')` load (issue 21,
 // item 3): the built package (npm run build first) leaves the code behind
 // startCluster, startProxy and startControlServer, the built-in modules only
-// they need, and the protocol codecs, to their first call; a call then loads
-// them and works.
+// they need, the protocol codecs and the coordinators, to their first call; a
+// call then loads them and works.
 // In fresh processes, as a test file meets the package. No timings here:
 // bench/startup-import.mjs prints those.
 import { execFile } from 'node:child_process';
@@ -26,9 +26,15 @@ function fresh(code: string, esm: boolean): Promise<Record<string, unknown>> {
 // Loaded by neither a plain `node -e 0` nor the package at import.
 const STARTED_ONLY = ['net', 'tls', 'crypto', 'http'];
 
-// A function of the generated codecs (src/protocol/messages/, ~290 KB): the
-// exported chaos actions need only the api keys, so the codecs are the start's.
-const CODEC = 'function readProduceRequest(';
+// A line of each part only a start needs: the generated codecs
+// (src/protocol/messages/, ~290 KB; the exported chaos actions need only the
+// api keys) and the coordinators (~200 KB; the exported Cluster takes them
+// from its composition root, src/broker/cluster-coordinators.ts).
+// (The CommonJS copies write a class as `var GroupCoordinator = class`.)
+const START_ONLY: [string, RegExp][] = [
+  ['the protocol codecs', /function readProduceRequest\(/],
+  ['the coordinators', /class GroupCoordinator\b|GroupCoordinator = class\b/],
+];
 
 /** The files Node links before it evaluates an ES module: its static imports, transitively (import() left out). */
 function staticGraph(file: string, seen = new Set<string>()): Set<string> {
@@ -71,15 +77,15 @@ test.each([
   expect(seen.exports).toEqual(Object.keys(source).sort());
 });
 
-test('neither copy of the package evaluates the protocol codecs at import, and a start loads them', async () => {
+test.each(START_ONLY)('neither copy of the package evaluates %s at import, and a start loads them', async (_, marker) => {
   const esm = [...staticGraph(join(repo, 'dist/index.js'))];
-  const codecs = (files: string[]) => files.filter((f) => f.includes('/dist/') && readFileSync(f, 'utf8').includes(CODEC));
+  const holding = (files: string[]) => files.filter((f) => f.includes('/dist/') && marker.test(readFileSync(f, 'utf8')));
   expect(esm.length).toBeGreaterThan(1);
-  expect(codecs(esm)).toEqual([]);
+  expect(holding(esm)).toEqual([]);
   const cjs = await fresh(`(async () => {${script(`require(${JSON.stringify(join(repo, 'dist/cjs/index.js'))})`)}})().catch((e) => { console.error(e); process.exit(1); });`, false);
   const atImport = cjs.filesAtImport as string[];
   expect(atImport.some((f) => f.endsWith('/dist/cjs/index.js'))).toBe(true);
-  expect(codecs(atImport)).toEqual([]);
+  expect(holding(atImport)).toEqual([]);
   // The marker is right: the start that answered kafkajs had loaded them.
-  expect(codecs(cjs.filesAfterStart as string[])).toHaveLength(1);
+  expect(holding(cjs.filesAfterStart as string[])).toHaveLength(1);
 });

@@ -1,7 +1,7 @@
 // The cluster model: broker nodes, topics and their partitions, leader
 // election and simulated replication. Plain state with one owner; the server
 // layer and the handlers call these methods, and so will the chaos layer.
-import { SharePartitions } from './share/share-partitions.js';
+import type { SharePartitions } from './share/share-partitions.js';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from './clock.js';
@@ -11,12 +11,12 @@ import { topicConfigDefsFor, validateTopicConfig, type ConfigDef } from './confi
 import { defaultProfile, type KafkaVersionProfile } from './kafka-version/profiles.js';
 import { INTERNAL_TOPICS, collisionKey, invalidTopicReason } from './topic-names.js';
 import { checkNewPartitionAssignments, checkTopicAssignments, type AssignableBrokers, type ReplicaAssignment } from './manual-assignment.js';
-import { GroupCoordinator } from './groups/group-coordinator.js';
+import type { GroupCoordinator } from './groups/group-coordinator.js';
 import { GroupConfigs } from './groups/group-configs.js';
 import { maybeCompleteReassignment } from './reassignments.js';
 import { ScramCredentialStore } from './scram-credentials.js';
 import { ClientQuotas } from './quotas/client-quota-manager.js';
-import { TransactionCoordinator } from './transactions/transaction-coordinator.js';
+import type { TransactionCoordinator } from './transactions/transaction-coordinator.js';
 import type { ErrorName } from '../protocol/errors.js';
 import { Authorizer, type AuthorizerOptions } from './acl/authorizer.js';
 import type { Logger } from '../logger.js';
@@ -63,6 +63,15 @@ export interface ClusterModelOptions {
   authorizer?: AuthorizerOptions;
   clock: Clock;
   logger: Logger;
+  /** Makes the cluster's coordinators (createCoordinators in ./cluster-coordinators.ts): given, not imported, so that the model loads without them. */
+  coordinators: (cluster: Cluster, options: { transactionMaxTimeoutMs?: number }) => ClusterCoordinators;
+}
+
+/** What a cluster's coordinators are: see ./cluster-coordinators.ts. */
+export interface ClusterCoordinators {
+  groups: GroupCoordinator;
+  shares: SharePartitions;
+  transactions: TransactionCoordinator;
 }
 
 export interface CreateTopicSpec {
@@ -162,9 +171,13 @@ export class Cluster extends EventEmitter<ClusterEvents> {
     this.quotas = new ClientQuotas(options.clock);
     for (const nodeId of options.nodeIds) this.nodes.set(nodeId, { nodeId, host: '127.0.0.1', port: 0, rack: null, alive: true });
     this.authorizer = options.authorizer ? new Authorizer(options.authorizer) : null;
-    this.groups = new GroupCoordinator(this);
-    this.shares = new SharePartitions(this);
-    this.transactions = new TransactionCoordinator(this, options.transactionMaxTimeoutMs ? { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs } : {});
+    if (typeof options.coordinators !== 'function') {
+      throw new TypeError('new Cluster(options): options.coordinators is required (createCoordinators from broker/cluster-coordinators); startCluster() builds a whole cluster');
+    }
+    const coordinators = options.coordinators(this, { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs });
+    this.groups = coordinators.groups;
+    this.shares = coordinators.shares;
+    this.transactions = coordinators.transactions;
     this.scheduleProducerExpiration();
   }
 

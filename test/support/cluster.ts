@@ -1,4 +1,5 @@
 import { Cluster } from '../../src/broker/cluster.js';
+import { createCoordinators } from '../../src/broker/cluster-coordinators.js';
 import { ManualClock } from '../../src/broker/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { buildRecordBatch } from '../../src/protocol/record-batch.js';
@@ -18,6 +19,7 @@ export function modelCluster(opts: { brokers?: number; replicationLagMs?: number
     replicationLagMs: opts.replicationLagMs ?? 0,
     clock,
     logger: silentLogger,
+    coordinators: createCoordinators,
   });
   return { cluster, clock };
 }
